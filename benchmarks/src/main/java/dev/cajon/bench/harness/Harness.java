@@ -1,0 +1,65 @@
+package dev.cajon.bench.harness;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** Small things both entry points need: where the checkout is, the command line, cleanup. */
+final class Harness {
+
+    private Harness() {
+    }
+
+    /**
+     * The Cajon checkout: {@code -Dcajon.home} (set by bin/bench-side-by-side), else the current
+     * directory. Default output paths and {@code {home}} in templates resolve against it.
+     */
+    static Path home() {
+        String h = System.getProperty("cajon.home");
+        return (h == null || h.isBlank() ? Path.of("") : Path.of(h)).toAbsolutePath().normalize();
+    }
+
+    /**
+     * The command line as the user typed it, for the report. The launcher passes it shell-quoted
+     * in BENCH_CMDLINE; when the class is run directly we rebuild it from the arguments.
+     */
+    static String commandLine(String launcher, List<String> args) {
+        String fromLauncher = System.getenv("BENCH_CMDLINE");
+        if (fromLauncher != null && !fromLauncher.isBlank()) {
+            return fromLauncher.strip();
+        }
+        StringBuilder sb = new StringBuilder(launcher);
+        for (String a : args) {
+            sb.append(' ').append(shellQuote(a));
+        }
+        return sb.toString();
+    }
+
+    static String shellQuote(String s) {
+        if (!s.isEmpty() && s.matches("[A-Za-z0-9_./:=,+@%{}-]+")) {
+            return s;
+        }
+        return "'" + s.replace("'", "'\\''") + "'";
+    }
+
+    /** Deletes a directory tree, best effort: a leftover temp dir must not fail a run. */
+    static void deleteTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException ignored) {
+                    // best effort
+                }
+            });
+        } catch (IOException ignored) {
+            // best effort
+        }
+    }
+}

@@ -1,0 +1,145 @@
+package dev.cajon.server;
+
+import dev.cajon.protocol.RequestDecoder;
+import dev.cajon.server.net.ConnectionHandler;
+import dev.cajon.server.net.InputCounter;
+import dev.cajon.storage.Store;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running server: opens the store (recovering it first if the last stop was unclean), then
+ * binds the listening socket. Connections never see a half-recovered store.
+ *
+ * <p>Pipeline per connection: {@link InputCounter} → {@link RequestDecoder} (RESP and inline) →
+ * {@link ConnectionHandler} (dispatch, one flush per read batch). Epoll when the native transport
+ * loads, NIO otherwise; one event loop per core unless configured.
+ */
+public final class CajonServer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(CajonServer.class);
+
+    private final ServerConfig config;
+    private final Store store;
+    private final ServerContext context;
+    private final EventLoopGroup boss;
+    private final EventLoopGroup workers;
+    private final Channel serverChannel;
+    private final String transport;
+    private volatile boolean closed;
+
+    private CajonServer(ServerConfig config, Store store, ServerContext context, EventLoopGroup boss,
+                        EventLoopGroup workers, Channel serverChannel, String transport) {
+        this.config = config;
+        this.store = store;
+        this.context = context;
+        this.boss = boss;
+        this.workers = workers;
+        this.serverChannel = serverChannel;
+        this.transport = transport;
+    }
+
+    /** Opens the data directory and starts listening. Returns once connections are accepted. */
+    public static CajonServer start(ServerConfig config) throws InterruptedException {
+        Store store = Store.open(config.dir(), config.clock());
+        try {
+            ServerContext context = new ServerContext(config, store);
+            // the first map of a JVM is compiled by Chronicle (~2 s): do it before accepting
+            store.keyspace(Store.DEFAULT_APP, 0);
+            boolean epoll = Epoll.isAvailable();
+            IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+            Class<? extends ServerChannel> channelClass =
+                    epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+            int threads = config.ioThreads() > 0 ? config.ioThreads() : Runtime.getRuntime().availableProcessors();
+            EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, factory);
+            EventLoopGroup workers = new MultiThreadIoEventLoopGroup(threads, factory);
+            InputCounter counter = new InputCounter(context.stats());
+            ServerBootstrap b = new ServerBootstrap()
+                    .group(boss, workers)
+                    .channel(channelClass)
+                    .option(ChannelOption.SO_BACKLOG, 511)
+                    .option(ChannelOption.SO_REUSEADDR, true)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childOption(ChannelOption.SO_KEEPALIVE, true)
+                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
+                            new WriteBufferWaterMark(1 << 20, 4 << 20))
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            ch.pipeline().addLast("in", counter);
+                            ch.pipeline().addLast("decoder", new RequestDecoder());
+                            ch.pipeline().addLast("handler", new ConnectionHandler(context));
+                        }
+                    });
+            Channel ch;
+            try {
+                ch = b.bind(new InetSocketAddress(config.bind(), config.port())).sync().channel();
+            } catch (Exception e) {
+                boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+                workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+                throw e;
+            }
+            context.port(((InetSocketAddress) ch.localAddress()).getPort());
+            return new CajonServer(config, store, context, boss, workers, ch, epoll ? "epoll" : "nio");
+        } catch (RuntimeException | InterruptedException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    public int port() {
+        return context.port();
+    }
+
+    public ServerContext context() {
+        return context;
+    }
+
+    public Store store() {
+        return store;
+    }
+
+    public String transport() {
+        return transport;
+    }
+
+    public ServerConfig config() {
+        return config;
+    }
+
+    /**
+     * Stops accepting, lets the event loops finish the commands and replies in flight, then
+     * closes every map (which marks the data directory as cleanly closed).
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            serverChannel.close().syncUninterruptibly();
+            boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+            workers.shutdownGracefully(100, 5_000, TimeUnit.MILLISECONDS).syncUninterruptibly();
+        } finally {
+            store.close();
+            log.info("Cajon stopped; data in {} closed cleanly", config.dir().toAbsolutePath());
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package dev.cajon.server;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code cajon-server [--bind ADDR] [--port N] [--dir DIR]}: runs the server in the foreground. */
+@Command(name = "cajon-server", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
+        description = "Cajon: a Redis-compatible key-value server on persisted Chronicle Map storage.")
+public final class Main implements Callable<Integer> {
+    private static final Logger log = LoggerFactory.getLogger(Main.class);
+
+    @Option(names = "--bind", paramLabel = "ADDR", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+    String bind = ServerConfig.DEFAULT_BIND;
+
+    @Option(names = "--port", paramLabel = "N", description = "TCP port (default: ${DEFAULT-VALUE}).")
+    int port = ServerConfig.DEFAULT_PORT;
+
+    @Option(names = "--dir", paramLabel = "DIR", description = "Data directory (default: ${DEFAULT-VALUE}).")
+    Path dir = ServerConfig.DEFAULT_DIR;
+
+    @Option(names = "--io-threads", paramLabel = "N", description = "Event loop threads (default: one per core).")
+    int ioThreads = 0;
+
+    static final class VersionProvider implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"cajon-server " + Version.CAJON + " (Redis " + Version.REDIS_COMPAT + " compatible)"};
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        long t0 = System.nanoTime();
+        ServerConfig cfg = ServerConfig.defaults().withBind(bind).withPort(port).withDir(dir).withIoThreads(ioThreads);
+        CajonServer server;
+        try {
+            server = CajonServer.start(cfg);
+        } catch (dev.cajon.storage.Store.DataDirLockedException e) {
+            System.err.println("cajon-server: " + e.getMessage());
+            return 2;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            log.info("shutting down");
+            server.close();
+            stopped.countDown();
+        }, "cajon-shutdown"));
+        log.info("Cajon {} ready to accept connections on {}:{} (data dir {}, {} transport, {} recovery, started in {} ms)",
+                Version.CAJON, bind, server.port(), dir.toAbsolutePath().normalize(), server.transport(),
+                server.store().recovered() ? "after" : "no", (System.nanoTime() - t0) / 1_000_000);
+        stopped.await();
+        return 0;
+    }
+
+    public static void main(String[] args) {
+        int rc = new CommandLine(new Main()).execute(args);
+        if (rc != 0) {
+            System.exit(rc);
+        }
+    }
+}

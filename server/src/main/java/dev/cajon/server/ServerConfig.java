@@ -1,0 +1,43 @@
+package dev.cajon.server;
+
+import dev.cajon.storage.Clock;
+import java.nio.file.Path;
+
+/**
+ * How to run a server: where to listen, where the data lives, which clock to use.
+ *
+ * @param bind     address to listen on (loopback by default)
+ * @param port     TCP port; 0 picks a free one (tests)
+ * @param dir      data directory
+ * @param clock    time source for TTLs (tests inject a manual clock)
+ * @param ioThreads event loop threads; 0 means one per core
+ */
+public record ServerConfig(String bind, int port, Path dir, Clock clock, int ioThreads) {
+    public static final String DEFAULT_BIND = "127.0.0.1";
+    public static final int DEFAULT_PORT = 6379;
+    public static final Path DEFAULT_DIR = Path.of("data");
+
+    public static ServerConfig defaults() {
+        return new ServerConfig(DEFAULT_BIND, DEFAULT_PORT, DEFAULT_DIR, Clock.SYSTEM, 0);
+    }
+
+    public ServerConfig withPort(int p) {
+        return new ServerConfig(bind, p, dir, clock, ioThreads);
+    }
+
+    public ServerConfig withDir(Path d) {
+        return new ServerConfig(bind, port, d, clock, ioThreads);
+    }
+
+    public ServerConfig withBind(String b) {
+        return new ServerConfig(b, port, dir, clock, ioThreads);
+    }
+
+    public ServerConfig withClock(Clock c) {
+        return new ServerConfig(bind, port, dir, c, ioThreads);
+    }
+
+    public ServerConfig withIoThreads(int n) {
+        return new ServerConfig(bind, port, dir, clock, n);
+    }
+}

@@ -1,0 +1,120 @@
+package dev.cajon.server;
+
+import dev.cajon.server.command.CommandTable;
+import dev.cajon.server.command.Dispatcher;
+import dev.cajon.server.family.ConnectionFamily;
+import dev.cajon.server.family.CounterFamily;
+import dev.cajon.server.family.ExpiryFamily;
+import dev.cajon.server.family.KeyFamily;
+import dev.cajon.server.family.ServerFamily;
+import dev.cajon.server.family.StringFamily;
+import dev.cajon.server.session.ClientSession;
+import dev.cajon.storage.Clock;
+import dev.cajon.storage.Store;
+import java.security.SecureRandom;
+import java.util.Collection;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What every connection shares: the store, the command table and dispatcher, the clock, the
+ * counters and the registry of connected clients. Independent of Netty, so family tests can run
+ * commands in-process against it.
+ */
+public final class ServerContext {
+    public static final int DATABASES = 16;
+
+    private final ServerConfig config;
+    private final Store store;
+    private final CommandTable table;
+    private final Dispatcher dispatcher;
+    private final ServerStats stats = new ServerStats();
+    private final Map<Long, ClientSession> clients = new ConcurrentHashMap<>();
+    private final AtomicLong nextClientId = new AtomicLong(1);
+    private final long startMillis;
+    private final String runId;
+    private volatile int port;
+
+    public ServerContext(ServerConfig config, Store store) {
+        this.config = config;
+        this.store = store;
+        this.table = standardTable();
+        this.dispatcher = new Dispatcher(this, table);
+        this.startMillis = config.clock().nowMillis();
+        byte[] r = new byte[20];
+        new SecureRandom().nextBytes(r);
+        StringBuilder sb = new StringBuilder();
+        for (byte b : r) {
+            sb.append(String.format("%02x", b));
+        }
+        this.runId = sb.toString();
+    }
+
+    /** Every family's commands, registered explicitly. */
+    public static CommandTable standardTable() {
+        CommandTable t = new CommandTable();
+        ConnectionFamily.register(t);
+        ServerFamily.register(t);
+        StringFamily.register(t);
+        CounterFamily.register(t);
+        KeyFamily.register(t);
+        ExpiryFamily.register(t);
+        return t;
+    }
+
+    public ServerConfig config() {
+        return config;
+    }
+
+    public Store store() {
+        return store;
+    }
+
+    public Clock clock() {
+        return config.clock();
+    }
+
+    public CommandTable table() {
+        return table;
+    }
+
+    public Dispatcher dispatcher() {
+        return dispatcher;
+    }
+
+    public ServerStats stats() {
+        return stats;
+    }
+
+    public long startMillis() {
+        return startMillis;
+    }
+
+    public String runId() {
+        return runId;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    void port(int p) {
+        this.port = p;
+    }
+
+    public ClientSession newSession(String addr, String laddr) {
+        ClientSession s = new ClientSession(nextClientId.getAndIncrement(), addr, laddr, clock().nowMillis());
+        clients.put(s.id(), s);
+        stats.connectionsReceived.increment();
+        return s;
+    }
+
+    public void sessionClosed(ClientSession s) {
+        clients.remove(s.id());
+    }
+
+    public Collection<ClientSession> clients() {
+        return clients.values();
+    }
+}

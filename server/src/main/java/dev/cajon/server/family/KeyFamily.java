@@ -1,0 +1,116 @@
+package dev.cajon.server.family;
+
+import static dev.cajon.server.command.Specs.cmd;
+
+import dev.cajon.protocol.RedisErrors;
+import dev.cajon.server.ServerContext;
+import dev.cajon.server.command.ArgCursor;
+import dev.cajon.server.command.CommandError;
+import dev.cajon.server.command.CommandTable;
+import dev.cajon.server.command.Ctx;
+import dev.cajon.storage.Keyspace;
+import dev.cajon.storage.OpStatus;
+import java.util.Arrays;
+
+/** Generic key commands: DEL, UNLINK, EXISTS, TYPE, RENAME, RENAMENX, COPY, TOUCH, RANDOMKEY. */
+public final class KeyFamily {
+    private KeyFamily() {
+    }
+
+    /** DEL and UNLINK (blob files are removed synchronously; they are plain unlinks). */
+    static void del(Ctx c) {
+        Keyspace ks = c.keyspace();
+        long n = 0;
+        for (int i = 1; i < c.argc(); i++) {
+            if (ks.del(c.arg(i))) {
+                n++;
+            }
+        }
+        c.integer(n);
+    }
+
+    /** EXISTS and TOUCH: repeated keys count each time, as in Redis. */
+    static void exists(Ctx c) {
+        Keyspace ks = c.keyspace();
+        long n = 0;
+        for (int i = 1; i < c.argc(); i++) {
+            if (ks.exists(c.arg(i))) {
+                n++;
+            }
+        }
+        c.integer(n);
+    }
+
+    static void type(Ctx c) {
+        c.simple(c.keyspace().type(c.arg(1)));
+    }
+
+    private static void renameGeneric(Ctx c, boolean nx) {
+        OpStatus st = c.keyspace().rename(c.arg(1), c.arg(2), nx);
+        if (st == OpStatus.NOT_FOUND) {
+            throw new CommandError(RedisErrors.NO_SUCH_KEY);
+        }
+        if (nx) {
+            c.bool(st == OpStatus.OK);
+        } else {
+            c.ok();
+        }
+    }
+
+    static void rename(Ctx c) {
+        renameGeneric(c, false);
+    }
+
+    static void renamenx(Ctx c) {
+        renameGeneric(c, true);
+    }
+
+    /** COPY source destination [DB destination-db] [REPLACE]. */
+    static void copy(Ctx c) {
+        int db = c.session().db();
+        boolean replace = false;
+        for (int j = 3; j < c.argc(); j++) {
+            boolean additional = c.argc() - j - 1 > 0;
+            if (ArgCursor.is(c.arg(j), "replace")) {
+                replace = true;
+            } else if (ArgCursor.is(c.arg(j), "db") && additional) {
+                long d = ArgCursor.parseLong(c.arg(++j));
+                if (d < Integer.MIN_VALUE || d > Integer.MAX_VALUE) {
+                    throw new CommandError(RedisErrors.NOT_INTEGER);
+                }
+                if (d < 0 || d >= ServerContext.DATABASES) {
+                    throw new CommandError(RedisErrors.DB_INDEX_OUT_OF_RANGE);
+                }
+                db = (int) d;
+            } else {
+                throw new CommandError(RedisErrors.SYNTAX);
+            }
+        }
+        if (db == c.session().db() && Arrays.equals(c.arg(1), c.arg(2))) {
+            throw new CommandError(RedisErrors.SAME_OBJECT);
+        }
+        Keyspace target = c.server().store().keyspace(c.session().app(), db);
+        c.bool(c.keyspace().copy(c.arg(1), target, c.arg(2), replace) == OpStatus.OK);
+    }
+
+    static void randomkey(Ctx c) {
+        byte[] k = c.keyspace().randomKey();
+        if (k == null) {
+            c.nullBulk();
+        } else {
+            c.bulk(k);
+        }
+    }
+
+    public static void register(CommandTable t) {
+        t.register(cmd("del", -2, "write", 1, -1, 1, "generic", "1.0.0", "Delete a key", KeyFamily::del));
+        t.register(cmd("unlink", -2, "write fast", 1, -1, 1, "generic", "4.0.0", "Delete a key asynchronously in another thread. Otherwise it is just as DEL, but non blocking.", KeyFamily::del));
+        t.register(cmd("exists", -2, "readonly fast", 1, -1, 1, "generic", "1.0.0", "Determine if a key exists", KeyFamily::exists));
+        t.register(cmd("touch", -2, "readonly fast", 1, -1, 1, "generic", "3.2.1", "Alters the last access time of a key(s). Returns the number of existing keys specified.", KeyFamily::exists));
+        t.register(cmd("type", 2, "readonly fast", 1, 1, 1, "generic", "1.0.0", "Determine the type stored at key", KeyFamily::type));
+        t.register(cmd("rename", 3, "write", 1, 2, 1, "generic", "1.0.0", "Rename a key", KeyFamily::rename));
+        t.register(cmd("renamenx", 3, "write fast", 1, 2, 1, "generic", "1.0.0", "Rename a key, only if the new key does not exist", KeyFamily::renamenx));
+        t.register(cmd("copy", -3, "write denyoom", 1, 2, 1, "generic", "6.2.0", "Copy a key", KeyFamily::copy));
+        t.register(cmd("randomkey", 1, "readonly", 0, 0, 0, "generic", "1.0.0", "Return a random key from the keyspace", KeyFamily::randomkey));
+    }
+}

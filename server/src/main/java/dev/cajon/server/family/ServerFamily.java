@@ -1,0 +1,372 @@
+package dev.cajon.server.family;
+
+import static dev.cajon.server.command.Specs.cmd;
+import static dev.cajon.server.command.Specs.container;
+import static dev.cajon.server.command.Specs.sub;
+
+import dev.cajon.protocol.RedisErrors;
+import dev.cajon.protocol.Resp;
+import dev.cajon.server.ServerContext;
+import dev.cajon.server.ServerStats;
+import dev.cajon.server.Version;
+import dev.cajon.server.command.ArgCursor;
+import dev.cajon.server.command.CommandError;
+import dev.cajon.server.command.CommandFlag;
+import dev.cajon.server.command.CommandSpec;
+import dev.cajon.server.command.CommandTable;
+import dev.cajon.server.command.Ctx;
+import dev.cajon.storage.Keyspace;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/** Server commands: COMMAND (and its subcommands), INFO, DBSIZE, FLUSHDB, FLUSHALL, TIME. */
+public final class ServerFamily {
+    private ServerFamily() {
+    }
+
+    static void dbsize(Ctx c) {
+        c.integer(c.keyspace().size());
+    }
+
+    /** FLUSHDB / FLUSHALL [ASYNC|SYNC]: both modes flush synchronously (it is a file reset). */
+    private static void checkFlushMode(Ctx c) {
+        if (c.argc() > 2) {
+            throw new CommandError(RedisErrors.SYNTAX);
+        }
+        if (c.argc() == 2 && !ArgCursor.is(c.arg(1), "sync") && !ArgCursor.is(c.arg(1), "async")) {
+            throw new CommandError(RedisErrors.SYNTAX);
+        }
+    }
+
+    static void flushdb(Ctx c) {
+        checkFlushMode(c);
+        c.keyspace().flush();
+        c.ok();
+    }
+
+    static void flushall(Ctx c) {
+        checkFlushMode(c);
+        c.server().store().forEachKeyspace(c.session().app(), (db, ks) -> ks.flush());
+        c.ok();
+    }
+
+    static void time(Ctx c) {
+        long micros = c.server().clock().nowMillis() * 1000 + (System.nanoTime() / 1000) % 1000;
+        c.arrayHeader(2);
+        c.bulk(Long.toString(micros / 1_000_000));
+        c.bulk(Long.toString(micros % 1_000_000));
+    }
+
+    // ------------------------------------------------------------------ COMMAND
+
+    /** One COMMAND INFO entry, in Redis 7's ten-field shape. */
+    private static void commandEntry(Ctx c, CommandSpec s) {
+        c.arrayHeader(10);
+        c.bulk(s.name());
+        c.integer(s.arity());
+        c.arrayHeader(s.flags().size());
+        for (CommandFlag f : s.flags()) {
+            c.simple(f.redisName());
+        }
+        c.integer(s.firstKey());
+        c.integer(s.lastKey());
+        c.integer(s.step());
+        List<String> cats = categories(s);
+        c.arrayHeader(cats.size());
+        cats.forEach(c::simple);
+        c.raw(Resp.EMPTY_ARRAY); // tips
+        keySpecs(c, s);
+        c.arrayHeader(s.subcommands().size());
+        for (CommandSpec sub : s.subcommands()) {
+            commandEntry(c, sub);
+        }
+    }
+
+    private static List<String> categories(CommandSpec s) {
+        Set<String> cats = new LinkedHashSet<>();
+        if (s.has(CommandFlag.WRITE)) {
+            cats.add("@write");
+        }
+        if (s.has(CommandFlag.READONLY)) {
+            cats.add("@read");
+        }
+        switch (s.group()) {
+            case "string":
+                cats.add("@string");
+                break;
+            case "generic":
+                cats.add("@keyspace");
+                break;
+            case "connection":
+                cats.add("@connection");
+                break;
+            default:
+                break;
+        }
+        if (s.has(CommandFlag.ADMIN)) {
+            cats.add("@admin");
+            cats.add("@dangerous");
+        }
+        cats.add(s.has(CommandFlag.FAST) ? "@fast" : "@slow");
+        return new ArrayList<>(cats);
+    }
+
+    /** A key spec equivalent to (firstKey, lastKey, step): begin at an index, then a range. */
+    private static void keySpecs(Ctx c, CommandSpec s) {
+        if (s.firstKey() <= 0) {
+            c.raw(Resp.EMPTY_ARRAY);
+            return;
+        }
+        c.arrayHeader(1);
+        c.arrayHeader(6);
+        c.bulk("flags");
+        if (s.has(CommandFlag.WRITE)) {
+            c.arrayHeader(2);
+            c.simple("RW");
+            c.simple("update");
+        } else {
+            c.arrayHeader(2);
+            c.simple("RO");
+            c.simple("access");
+        }
+        c.bulk("begin_search");
+        c.arrayHeader(4);
+        c.bulk("type");
+        c.bulk("index");
+        c.bulk("spec");
+        c.arrayHeader(2);
+        c.bulk("index");
+        c.integer(s.firstKey());
+        c.bulk("find_keys");
+        c.arrayHeader(4);
+        c.bulk("type");
+        c.bulk("range");
+        c.bulk("spec");
+        c.arrayHeader(6);
+        c.bulk("lastkey");
+        c.integer(s.lastKey() < 0 ? s.lastKey() : s.lastKey() - s.firstKey());
+        c.bulk("keystep");
+        c.integer(s.step());
+        c.bulk("limit");
+        c.integer(0);
+    }
+
+    static void command(Ctx c) {
+        List<CommandSpec> all = c.server().table().all();
+        c.arrayHeader(all.size());
+        all.forEach(s -> commandEntry(c, s));
+    }
+
+    static void commandCount(Ctx c) {
+        c.integer(c.server().table().size());
+    }
+
+    static void commandList(Ctx c) {
+        List<CommandSpec> all = c.server().table().all();
+        c.arrayHeader(all.size());
+        all.forEach(s -> c.bulk(s.name()));
+    }
+
+    private static CommandSpec find(Ctx c, byte[] name) {
+        String n = new String(name, java.nio.charset.StandardCharsets.UTF_8).toLowerCase(Locale.ROOT);
+        int bar = n.indexOf('|');
+        if (bar < 0) {
+            return c.server().table().get(n);
+        }
+        CommandSpec parent = c.server().table().get(n.substring(0, bar));
+        return parent == null ? null : CommandTable.lookupSub(parent,
+                n.substring(bar + 1).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    static void commandInfo(Ctx c) {
+        if (c.argc() == 2) {
+            command(c);
+            return;
+        }
+        c.arrayHeader(c.argc() - 2);
+        for (int i = 2; i < c.argc(); i++) {
+            CommandSpec s = find(c, c.arg(i));
+            if (s == null) {
+                c.raw(Resp.NULL_ARRAY);
+            } else {
+                commandEntry(c, s);
+            }
+        }
+    }
+
+    private static void docEntry(Ctx c, CommandSpec s) {
+        c.bulk(s.name());
+        int fields = s.subcommands().isEmpty() ? 6 : 8;
+        c.arrayHeader(fields);
+        c.bulk("summary");
+        c.bulk(s.summary());
+        c.bulk("since");
+        c.bulk(s.since());
+        c.bulk("group");
+        c.bulk(s.group());
+        if (!s.subcommands().isEmpty()) {
+            c.bulk("subcommands");
+            c.arrayHeader(s.subcommands().size() * 2L);
+            s.subcommands().forEach(sub -> docEntry(c, sub));
+        }
+    }
+
+    static void commandDocs(Ctx c) {
+        List<CommandSpec> list = new ArrayList<>();
+        if (c.argc() == 2) {
+            list.addAll(c.server().table().all());
+        } else {
+            for (int i = 2; i < c.argc(); i++) {
+                CommandSpec s = find(c, c.arg(i));
+                if (s != null) {
+                    list.add(s);
+                }
+            }
+        }
+        c.arrayHeader(list.size() * 2L);
+        list.forEach(s -> docEntry(c, s));
+    }
+
+    // ------------------------------------------------------------------ INFO
+
+    static void info(Ctx c) {
+        Set<String> wanted = new LinkedHashSet<>();
+        for (int i = 1; i < c.argc(); i++) {
+            wanted.add(c.argv().str(i).toLowerCase(Locale.ROOT));
+        }
+        boolean all = wanted.isEmpty() || wanted.contains("all") || wanted.contains("default")
+                || wanted.contains("everything");
+        StringBuilder sb = new StringBuilder();
+        for (String section : List.of("server", "clients", "memory", "stats", "keyspace")) {
+            if (!all && !wanted.contains(section)) {
+                continue;
+            }
+            if (sb.length() > 0) {
+                sb.append("\r\n");
+            }
+            switch (section) {
+                case "server":
+                    serverSection(c, sb);
+                    break;
+                case "clients":
+                    sb.append("# Clients\r\n");
+                    line(sb, "connected_clients", c.server().clients().size());
+                    line(sb, "blocked_clients", 0);
+                    break;
+                case "memory":
+                    memorySection(c, sb);
+                    break;
+                case "stats":
+                    statsSection(c, sb);
+                    break;
+                default:
+                    keyspaceSection(c, sb);
+                    break;
+            }
+        }
+        c.bulk(sb.toString());
+    }
+
+    private static void line(StringBuilder sb, String k, Object v) {
+        sb.append(k).append(':').append(v).append("\r\n");
+    }
+
+    private static void serverSection(Ctx c, StringBuilder sb) {
+        ServerContext s = c.server();
+        long up = (s.clock().nowMillis() - s.startMillis()) / 1000;
+        sb.append("# Server\r\n");
+        line(sb, "redis_version", Version.REDIS_COMPAT);
+        line(sb, "cajon_version", Version.CAJON);
+        line(sb, "redis_mode", "standalone");
+        line(sb, "os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+                + System.getProperty("os.arch"));
+        line(sb, "arch_bits", 64);
+        line(sb, "multiplexing_api", "netty");
+        line(sb, "java_version", System.getProperty("java.version"));
+        line(sb, "process_id", ProcessHandle.current().pid());
+        line(sb, "run_id", s.runId());
+        line(sb, "tcp_port", s.port());
+        line(sb, "uptime_in_seconds", up);
+        line(sb, "uptime_in_days", up / 86400);
+        line(sb, "executable", "cajon-server");
+        line(sb, "data_dir", s.store().dir().toAbsolutePath());
+    }
+
+    private static void memorySection(Ctx c, StringBuilder sb) {
+        Runtime rt = Runtime.getRuntime();
+        long heap = rt.totalMemory() - rt.freeMemory();
+        long mapped = 0;
+        for (Keyspace ks : c.server().store().keyspaces()) {
+            mapped += ks.mapBytes();
+        }
+        sb.append("# Memory\r\n");
+        line(sb, "used_memory", heap + mapped);
+        line(sb, "used_memory_human", human(heap + mapped));
+        line(sb, "used_memory_heap", heap);
+        line(sb, "used_memory_maps", mapped);
+        line(sb, "used_memory_peak", ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted() + mapped);
+        line(sb, "maxmemory", 0);
+        line(sb, "maxmemory_policy", "noeviction");
+    }
+
+    private static String human(long bytes) {
+        if (bytes < 1024) {
+            return bytes + "B";
+        }
+        double v = bytes;
+        String[] units = {"K", "M", "G", "T"};
+        int i = -1;
+        while (v >= 1024 && i < units.length - 1) {
+            v /= 1024;
+            i++;
+        }
+        return String.format(Locale.ROOT, "%.2f%s", v, units[i]);
+    }
+
+    private static void statsSection(Ctx c, StringBuilder sb) {
+        ServerStats st = c.server().stats();
+        long expired = 0;
+        for (Keyspace ks : c.server().store().keyspaces()) {
+            expired += ks.expiredCount();
+        }
+        sb.append("# Stats\r\n");
+        line(sb, "total_connections_received", st.connectionsReceived.sum());
+        line(sb, "total_commands_processed", st.commandsProcessed.sum());
+        line(sb, "total_net_input_bytes", st.netInputBytes.sum());
+        line(sb, "total_net_output_bytes", st.netOutputBytes.sum());
+        line(sb, "rejected_connections", 0);
+        line(sb, "expired_keys", expired);
+        line(sb, "evicted_keys", 0);
+        line(sb, "keyspace_hits", st.keyspaceHits.sum());
+        line(sb, "keyspace_misses", st.keyspaceMisses.sum());
+        line(sb, "total_error_replies", st.errorReplies.sum());
+    }
+
+    private static void keyspaceSection(Ctx c, StringBuilder sb) {
+        sb.append("# Keyspace\r\n");
+        c.server().store().forEachKeyspace(c.session().app(), (db, ks) -> {
+            long keys = ks.size();
+            if (keys > 0) {
+                sb.append("db").append(db).append(":keys=").append(keys).append(",expires=")
+                        .append(ks.volatileSize()).append(",avg_ttl=0\r\n");
+            }
+        });
+    }
+
+    public static void register(CommandTable t) {
+        t.register(container("command", -1, "loading stale sentinel", "server", "2.8.13", "Get array of Redis command details", ServerFamily::command, List.of(
+                sub("command", "count", 2, "loading stale sentinel", "2.8.13", "Get total number of Redis commands", ServerFamily::commandCount),
+                sub("command", "info", -2, "loading stale sentinel", "2.8.13", "Get array of specific Redis command details, or all when no argument is given.", ServerFamily::commandInfo),
+                sub("command", "docs", -2, "loading stale sentinel", "7.0.0", "Get array of specific Redis command documentation", ServerFamily::commandDocs),
+                sub("command", "list", -2, "loading stale sentinel", "7.0.0", "Get an array of Redis command names", ServerFamily::commandList))));
+        t.register(cmd("info", -1, "loading stale sentinel", 0, 0, 0, "server", "1.0.0", "Get information and statistics about the server", ServerFamily::info));
+        t.register(cmd("dbsize", 1, "readonly fast", 0, 0, 0, "server", "1.0.0", "Return the number of keys in the selected database", ServerFamily::dbsize));
+        t.register(cmd("flushdb", -1, "write", 0, 0, 0, "server", "1.0.0", "Remove all keys from the current database", ServerFamily::flushdb));
+        t.register(cmd("flushall", -1, "write", 0, 0, 0, "server", "1.0.0", "Remove all keys from all databases", ServerFamily::flushall));
+        t.register(cmd("time", 1, "loading stale fast", 0, 0, 0, "server", "2.6.0", "Return the current server time", ServerFamily::time));
+    }
+}

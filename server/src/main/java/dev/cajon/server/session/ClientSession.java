@@ -1,0 +1,118 @@
+package dev.cajon.server.session;
+
+import dev.cajon.storage.Store;
+
+/**
+ * The state of one client connection: its id and name, the app and db it works in, whether it
+ * has authenticated, and what CLIENT LIST shows. Owned by the connection's event loop thread; the
+ * fields other threads read (CLIENT LIST, INFO) are volatile.
+ */
+public final class ClientSession {
+    private final long id;
+    private final String addr;
+    private final String laddr;
+    private final long createdMillis;
+    private volatile String app = Store.DEFAULT_APP;
+    private volatile int db;
+    private volatile String name = "";
+    private volatile String libName = "";
+    private volatile String libVersion = "";
+    private volatile boolean authenticated = true;
+    private volatile String lastCommand = "NULL";
+    private volatile long lastInteractionMillis;
+    private boolean closeAfterReply;
+
+    public ClientSession(long id, String addr, String laddr, long createdMillis) {
+        this.id = id;
+        this.addr = addr;
+        this.laddr = laddr;
+        this.createdMillis = createdMillis;
+        this.lastInteractionMillis = createdMillis;
+    }
+
+    public long id() {
+        return id;
+    }
+
+    public String addr() {
+        return addr;
+    }
+
+    public String laddr() {
+        return laddr;
+    }
+
+    public long createdMillis() {
+        return createdMillis;
+    }
+
+    public String app() {
+        return app;
+    }
+
+    public void app(String app) {
+        this.app = app;
+    }
+
+    public int db() {
+        return db;
+    }
+
+    public void db(int db) {
+        this.db = db;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public void name(String name) {
+        this.name = name;
+    }
+
+    public String libName() {
+        return libName;
+    }
+
+    public void libName(String v) {
+        this.libName = v;
+    }
+
+    public String libVersion() {
+        return libVersion;
+    }
+
+    public void libVersion(String v) {
+        this.libVersion = v;
+    }
+
+    public boolean authenticated() {
+        return authenticated;
+    }
+
+    public void authenticated(boolean v) {
+        this.authenticated = v;
+    }
+
+    public String lastCommand() {
+        return lastCommand;
+    }
+
+    public void touched(String command, long now) {
+        this.lastCommand = command;
+        this.lastInteractionMillis = now;
+    }
+
+    public long lastInteractionMillis() {
+        return lastInteractionMillis;
+    }
+
+    /** QUIT: reply, then close the connection. */
+    public void closeAfterReply() {
+        this.closeAfterReply = true;
+    }
+
+    public boolean shouldClose() {
+        return closeAfterReply;
+    }
+}

@@ -1,0 +1,921 @@
+package dev.cajon.storage;
+
+import dev.cajon.storage.blob.BlobStore;
+import dev.cajon.storage.chronicle.MapFile;
+import dev.cajon.storage.chronicle.ValueHeader;
+import java.io.Closeable;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+import net.openhft.chronicle.map.ChronicleMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One keyspace: the keys of one (app, db), persisted in one growable Chronicle Map plus a blob
+ * directory for large values. This is the storage API the command families call; it speaks in
+ * byte arrays and {@link OpStatus}, never in RESP.
+ *
+ * <h2>Concurrency</h2>
+ * Commands run on several event-loop threads. Every operation on a key holds that key's stripe
+ * lock (one of {@value #STRIPES}); multi-key operations take their stripes in index order, so
+ * they cannot deadlock. Chronicle's own segment locks make each single map call atomic; the stripe
+ * lock makes read-modify-write sequences (INCR, APPEND, SET NX GET, RENAME) atomic. Growth takes
+ * every stripe, so while any stripe is held the map reference cannot change.
+ *
+ * <h2>Expiry</h2>
+ * A deadline lives in the value header. Every read goes through {@link #readLive}, which treats a
+ * value whose deadline has passed as absent and deletes it on the spot (the lazy check), so no
+ * read ever returns an expired value whatever the active reclaimer is doing.
+ *
+ * <h2>Capacity</h2>
+ * Chronicle's capacity is fixed per file. When the live key count passes the generation's
+ * capacity, or a put fails for want of a segment tier, the keyspace grows into a new generation
+ * (see {@link MapFile}); callers never see Chronicle's capacity errors.
+ */
+public final class Keyspace implements Closeable {
+    private static final Logger log = LoggerFactory.getLogger(Keyspace.class);
+
+    /** Redis's proto-max-bulk-len: the largest string a client may build. */
+    public static final long MAX_STRING_LENGTH = 512L * 1024 * 1024;
+    /** Values longer than this live in a blob file instead of the map entry. */
+    public static final int BLOB_THRESHOLD = 16 * 1024;
+    static final int STRIPES = 1024;
+
+    private final String name;
+    private final Clock clock;
+    private final MapFile file;
+    private final BlobStore blobs;
+    private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
+    private final AtomicLong keys = new AtomicLong();
+    /** Live keys that carry a deadline (INFO keyspace "expires"). */
+    private final AtomicLong volatileKeys = new AtomicLong();
+    private final LongAdder expired = new LongAdder();
+    private final LongAdder keyBytes = new LongAdder();
+    private final LongAdder valueBytes = new LongAdder();
+    private final LongAdder puts = new LongAdder();
+    private volatile ExpiryListener expiryListener = ExpiryListener.NONE;
+
+    private Keyspace(String name, Clock clock, MapFile file, BlobStore blobs) {
+        this.name = name;
+        this.clock = clock;
+        this.file = file;
+        this.blobs = blobs;
+        for (int i = 0; i < STRIPES; i++) {
+            stripes[i] = new ReentrantLock();
+        }
+    }
+
+    /**
+     * Opens the keyspace stored in {@code dir}, creating it if needed. With {@code recover}, the
+     * map is reopened through Chronicle's recovery (the caller holds the directory exclusively).
+     * Keys whose deadline passed while the server was down are removed before this returns, and
+     * orphaned blob files are swept.
+     */
+    public static Keyspace open(Path dir, String name, Clock clock, boolean recover) {
+        MapFile f = MapFile.open(dir, name, recover);
+        Keyspace ks = new Keyspace(name, clock, f, new BlobStore(dir.resolve("blobs")));
+        ks.loadScan();
+        return ks;
+    }
+
+    private void loadScan() {
+        long now = clock.nowMillis();
+        List<byte[]> dead = new ArrayList<>();
+        Set<Long> liveBlobs = new HashSet<>();
+        long[] count = new long[2];
+        map().forEachEntry(e -> {
+            byte[] v = e.value().get();
+            ValueHeader.checkLayout(v);
+            if (ValueHeader.isExpired(v, now)) {
+                dead.add(e.key().get());
+                return;
+            }
+            count[0]++;
+            if (ValueHeader.expireAt(v) != ValueHeader.NO_EXPIRY) {
+                count[1]++;
+            }
+            if (ValueHeader.isBlob(v)) {
+                liveBlobs.add(ValueHeader.blobId(v));
+            }
+        });
+        for (byte[] k : dead) {
+            map().remove(k);
+        }
+        keys.set(count[0]);
+        volatileKeys.set(count[1]);
+        int orphans = blobs.sweep(liveBlobs);
+        if (!dead.isEmpty() || orphans > 0) {
+            log.info("{}: removed {} keys that expired while down, {} orphaned blobs", name, dead.size(), orphans);
+        }
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    public void setExpiryListener(ExpiryListener l) {
+        this.expiryListener = l == null ? ExpiryListener.NONE : l;
+    }
+
+    private ChronicleMap<byte[], byte[]> map() {
+        return file.map();
+    }
+
+    // ------------------------------------------------------------------ locking
+
+    private static int hash(byte[] key) {
+        int h = Arrays.hashCode(key);
+        return (h ^ (h >>> 16)) * 0x9E3779B9;
+    }
+
+    private static int stripeOf(byte[] key) {
+        return (hash(key) >>> 8) & (STRIPES - 1);
+    }
+
+    /** Signals that the map ran out of room mid-operation; the operation is retried after growth. */
+    private static final class CapacityExhausted extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        CapacityExhausted(Throwable cause) {
+            super(null, cause, false, false);
+        }
+    }
+
+    private <T> T locked(byte[] key, Supplier<T> op) {
+        for (int attempt = 0; ; attempt++) {
+            ReentrantLock l = stripes[stripeOf(key)];
+            l.lock();
+            try {
+                return op.get();
+            } catch (CapacityExhausted e) {
+                if (attempt >= 2) {
+                    throw new IllegalStateException("keyspace " + name + " cannot grow", e.getCause());
+                }
+            } finally {
+                l.unlock();
+                growIfNeeded();
+            }
+            grow(true);
+        }
+    }
+
+    private <T> T locked(byte[][] keyList, Supplier<T> op) {
+        int[] idx = new int[keyList.length];
+        for (int i = 0; i < keyList.length; i++) {
+            idx[i] = stripeOf(keyList[i]);
+        }
+        Arrays.sort(idx);
+        for (int attempt = 0; ; attempt++) {
+            int taken = 0;
+            try {
+                for (int i = 0; i < idx.length; i++) {
+                    if (i == 0 || idx[i] != idx[i - 1]) {
+                        stripes[idx[i]].lock();
+                    }
+                    taken = i + 1;
+                }
+                return op.get();
+            } catch (CapacityExhausted e) {
+                if (attempt >= 2) {
+                    throw new IllegalStateException("keyspace " + name + " cannot grow", e.getCause());
+                }
+            } finally {
+                for (int i = taken - 1; i >= 0; i--) {
+                    if (i == 0 || idx[i] != idx[i - 1]) {
+                        stripes[idx[i]].unlock();
+                    }
+                }
+                growIfNeeded();
+            }
+            grow(true);
+        }
+    }
+
+    private void lockAll() {
+        for (ReentrantLock l : stripes) {
+            l.lock();
+        }
+    }
+
+    private void unlockAll() {
+        for (int i = STRIPES - 1; i >= 0; i--) {
+            stripes[i].unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------ growth
+
+    private void growIfNeeded() {
+        if (keys.get() > file.capacity()) {
+            grow(false);
+        }
+    }
+
+    /**
+     * Moves every live key into a new generation about twice the live size. Holds every stripe,
+     * so all commands on this keyspace wait for it (a few hundred ms per million keys).
+     */
+    private void grow(boolean forced) {
+        lockAll();
+        try {
+            long live = keys.get();
+            if (!forced && live <= file.capacity()) {
+                return; // someone else grew it
+            }
+            long target = Math.max(file.capacity() * 2, live * 2);
+            long n = Math.max(1, puts.sum());
+            int avgKey = (int) Math.max(8, Math.min(4096, keyBytes.sum() / n + 1));
+            int avgValue = (int) Math.max(8, Math.min(ValueHeader.headerLength(0) + BLOB_THRESHOLD,
+                    valueBytes.sum() / n + 1));
+            long now = clock.nowMillis();
+            long[] kept = new long[2];
+            List<Long> deadBlobs = new ArrayList<>();
+            file.grow(target, avgKey, avgValue, (k, v) -> {
+                if (ValueHeader.isExpired(v, now)) {
+                    if (ValueHeader.isBlob(v)) {
+                        deadBlobs.add(ValueHeader.blobId(v));
+                    }
+                    expired.increment();
+                    return false;
+                }
+                kept[0]++;
+                if (ValueHeader.expireAt(v) != ValueHeader.NO_EXPIRY) {
+                    kept[1]++;
+                }
+                return true;
+            });
+            keys.set(kept[0]);
+            volatileKeys.set(kept[1]);
+            deadBlobs.forEach(blobs::delete);
+        } finally {
+            unlockAll();
+        }
+    }
+
+    // ------------------------------------------------------------------ primitives (stripe held)
+
+    /** The stored bytes of a live key, or null. Deletes the key if its deadline has passed. */
+    private byte[] readLive(byte[] key) {
+        byte[] v = map().get(key);
+        if (v == null) {
+            return null;
+        }
+        if (ValueHeader.isExpired(v, clock.nowMillis())) {
+            removeStored(key, v);
+            expired.increment();
+            return null;
+        }
+        return v;
+    }
+
+    private void removeStored(byte[] key, byte[] stored) {
+        map().remove(key);
+        keys.decrementAndGet();
+        if (ValueHeader.expireAt(stored) != ValueHeader.NO_EXPIRY) {
+            volatileKeys.decrementAndGet();
+        }
+        if (ValueHeader.isBlob(stored)) {
+            blobs.delete(ValueHeader.blobId(stored));
+        }
+    }
+
+    /** Writes {@code stored} over {@code old} (null when the key is new) and keeps the counts. */
+    private void put(byte[] key, byte[] stored, byte[] old) {
+        try {
+            map().put(key, stored);
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            throw new CapacityExhausted(e);
+        }
+        if (old == null) {
+            keys.incrementAndGet();
+        }
+        boolean wasVolatile = old != null && ValueHeader.expireAt(old) != ValueHeader.NO_EXPIRY;
+        boolean isVolatile = ValueHeader.expireAt(stored) != ValueHeader.NO_EXPIRY;
+        if (wasVolatile != isVolatile) {
+            volatileKeys.addAndGet(isVolatile ? 1 : -1);
+        }
+        keyBytes.add(key.length);
+        valueBytes.add(stored.length);
+        puts.increment();
+        long at = ValueHeader.expireAt(stored);
+        if (at != ValueHeader.NO_EXPIRY) {
+            expiryListener.deadlineSet(this, key, at);
+        }
+    }
+
+    /** Encodes a new string value, spilling to a blob file when it is large. */
+    private byte[] encode(byte[] value, int off, int len, long expireAt) {
+        if (len > BLOB_THRESHOLD) {
+            long id = blobs.create(value, off, len);
+            return ValueHeader.blob(id, len, expireAt);
+        }
+        return ValueHeader.raw(value, off, len, expireAt);
+    }
+
+    /** Puts a freshly encoded value; on failure the new blob (if any) is removed again. */
+    private void putEncoded(byte[] key, byte[] stored, byte[] old) {
+        try {
+            put(key, stored, old);
+        } catch (CapacityExhausted e) {
+            if (ValueHeader.isBlob(stored) && (old == null || !ValueHeader.isBlob(old)
+                    || ValueHeader.blobId(old) != ValueHeader.blobId(stored))) {
+                blobs.delete(ValueHeader.blobId(stored));
+            }
+            throw e;
+        }
+        if (old != null && ValueHeader.isBlob(old)
+                && (!ValueHeader.isBlob(stored) || ValueHeader.blobId(old) != ValueHeader.blobId(stored))) {
+            blobs.delete(ValueHeader.blobId(old));
+        }
+    }
+
+    /** A readable view of a stored string; blob values get their own open channel. */
+    private StringValue view(byte[] stored) {
+        if (ValueHeader.isBlob(stored)) {
+            return StringValue.blob(blobs.open(ValueHeader.blobId(stored)), 0, ValueHeader.blobLength(stored));
+        }
+        int off = ValueHeader.payloadOffset(stored);
+        return StringValue.of(stored, off, stored.length - off);
+    }
+
+    /** The string's bytes on the heap (bounded callers only: counters, APPEND to small values). */
+    private byte[] bytesOf(byte[] stored) {
+        if (ValueHeader.isBlob(stored)) {
+            long len = ValueHeader.blobLength(stored);
+            return blobs.read(ValueHeader.blobId(stored), 0, (int) len);
+        }
+        int off = ValueHeader.payloadOffset(stored);
+        return Arrays.copyOfRange(stored, off, stored.length);
+    }
+
+    // ------------------------------------------------------------------ strings
+
+    /** GET: the value, or null when the key is absent. */
+    public StringValue get(byte[] key) {
+        return locked(key, () -> {
+            byte[] v = readLive(key);
+            return v == null ? null : view(v);
+        });
+    }
+
+    /** STRLEN: 0 when absent. */
+    public long strlen(byte[] key) {
+        return locked(key, () -> {
+            byte[] v = readLive(key);
+            return v == null ? 0L : ValueHeader.stringLength(v);
+        });
+    }
+
+    /** Deadline meaning "keep the key's current TTL" (SET ... KEEPTTL). */
+    public static final long KEEP_TTL = -2L;
+
+    /**
+     * SET and its variants.
+     *
+     * @param expireAt absolute deadline in ms, {@link ValueHeader#NO_EXPIRY} to clear the TTL, or
+     *                 {@link #KEEP_TTL}. A deadline already in the past deletes the key.
+     * @param wantOld  return the previous value (SET ... GET, GETSET)
+     */
+    public SetResult set(byte[] key, byte[] value, SetCondition cond, long expireAt, boolean wantOld) {
+        return locked(key, () -> {
+            byte[] old = readLive(key);
+            if (cond == SetCondition.IF_ABSENT && old != null
+                    || cond == SetCondition.IF_PRESENT && old == null) {
+                return wantOld && old != null ? new SetResult(OpStatus.NOT_APPLIED, view(old))
+                        : SetResult.NOT_APPLIED;
+            }
+            StringValue prev = wantOld && old != null ? view(old) : null;
+            long at = expireAt == KEEP_TTL ? (old == null ? ValueHeader.NO_EXPIRY : ValueHeader.expireAt(old)) : expireAt;
+            if (at != ValueHeader.NO_EXPIRY && at <= clock.nowMillis()) {
+                if (old != null) {
+                    removeStored(key, old);
+                }
+            } else {
+                putEncoded(key, encode(value, 0, value.length, at), old);
+            }
+            return prev == null ? SetResult.OK : new SetResult(OpStatus.OK, prev);
+        });
+    }
+
+    /** MSET: sets every pair atomically. {@code kv} alternates key, value. */
+    public void mset(byte[][] kv) {
+        byte[][] ks = keysOf(kv);
+        locked(ks, () -> {
+            for (int i = 0; i < kv.length; i += 2) {
+                byte[] old = readLive(kv[i]);
+                putEncoded(kv[i], encode(kv[i + 1], 0, kv[i + 1].length, ValueHeader.NO_EXPIRY), old);
+            }
+            return null;
+        });
+    }
+
+    /** MSETNX: sets every pair only if none of the keys exists. Returns whether it did. */
+    public boolean msetnx(byte[][] kv) {
+        byte[][] ks = keysOf(kv);
+        return locked(ks, () -> {
+            for (byte[] k : ks) {
+                if (readLive(k) != null) {
+                    return false;
+                }
+            }
+            for (int i = 0; i < kv.length; i += 2) {
+                byte[] old = readLive(kv[i]); // an earlier pair may have set the same key
+                putEncoded(kv[i], encode(kv[i + 1], 0, kv[i + 1].length, ValueHeader.NO_EXPIRY), old);
+            }
+            return true;
+        });
+    }
+
+    private static byte[][] keysOf(byte[][] kv) {
+        byte[][] ks = new byte[kv.length / 2][];
+        for (int i = 0; i < ks.length; i++) {
+            ks[i] = kv[2 * i];
+        }
+        return ks;
+    }
+
+    /** GETDEL: the value (or null) and the key is gone. */
+    public StringValue getDel(byte[] key) {
+        return locked(key, () -> {
+            byte[] v = readLive(key);
+            if (v == null) {
+                return null;
+            }
+            StringValue out = view(v);
+            removeStored(key, v);
+            return out;
+        });
+    }
+
+    /**
+     * GETEX: the value, with the TTL changed. {@code expireAt}: a deadline, NO_EXPIRY (PERSIST)
+     * or KEEP_TTL (no option). A deadline in the past deletes the key after reading it.
+     */
+    public StringValue getEx(byte[] key, long expireAt) {
+        return locked(key, () -> {
+            byte[] v = readLive(key);
+            if (v == null) {
+                return null;
+            }
+            StringValue out = view(v);
+            if (expireAt != KEEP_TTL) {
+                applyDeadline(key, v, expireAt);
+            }
+            return out;
+        });
+    }
+
+    /** APPEND: the new length, or TOO_LARGE. */
+    public LengthResult append(byte[] key, byte[] value) {
+        return locked(key, () -> {
+            byte[] old = readLive(key);
+            if (old == null) {
+                putEncoded(key, encode(value, 0, value.length, ValueHeader.NO_EXPIRY), null);
+                return new LengthResult(OpStatus.OK, value.length);
+            }
+            long oldLen = ValueHeader.stringLength(old);
+            long newLen = oldLen + value.length;
+            if (newLen > MAX_STRING_LENGTH) {
+                return new LengthResult(OpStatus.TOO_LARGE, 0);
+            }
+            long at = ValueHeader.expireAt(old);
+            if (ValueHeader.isBlob(old)) {
+                // write past the published end first, then publish the new length
+                long id = ValueHeader.blobId(old);
+                blobs.writeAt(id, oldLen, value, 0, value.length);
+                put(key, ValueHeader.blob(id, newLen, at), old);
+            } else {
+                byte[] joined = Arrays.copyOfRange(old, ValueHeader.payloadOffset(old),
+                        ValueHeader.payloadOffset(old) + (int) newLen);
+                System.arraycopy(value, 0, joined, (int) oldLen, value.length);
+                putEncoded(key, encode(joined, 0, joined.length, at), old);
+            }
+            return new LengthResult(OpStatus.OK, newLen);
+        });
+    }
+
+    /** SETRANGE: the new length, or TOO_LARGE. {@code offset} is non-negative. */
+    public LengthResult setRange(byte[] key, long offset, byte[] value) {
+        return locked(key, () -> {
+            byte[] old = readLive(key);
+            long oldLen = old == null ? 0 : ValueHeader.stringLength(old);
+            if (value.length == 0) {
+                return new LengthResult(OpStatus.OK, oldLen);
+            }
+            // offset can be up to Long.MAX_VALUE: compare without overflowing offset + length
+            if (offset > MAX_STRING_LENGTH - value.length) {
+                return new LengthResult(OpStatus.TOO_LARGE, 0);
+            }
+            long newLen = Math.max(oldLen, offset + value.length);
+            long at = old == null ? ValueHeader.NO_EXPIRY : ValueHeader.expireAt(old);
+            if (newLen > BLOB_THRESHOLD) {
+                // copy-on-write: bytes inside a published blob are never overwritten
+                long id;
+                if (old != null && ValueHeader.isBlob(old)) {
+                    id = blobs.copyFrom(blobs, ValueHeader.blobId(old), oldLen);
+                } else {
+                    byte[] cur = old == null ? new byte[0] : bytesOf(old);
+                    id = blobs.create(cur, 0, cur.length);
+                }
+                if (offset > oldLen) {
+                    // zero padding: a sparse write past the end reads back as zeros
+                    blobs.writeAt(id, newLen - 1, new byte[1], 0, 1);
+                }
+                blobs.writeAt(id, offset, value, 0, value.length);
+                putEncoded(key, ValueHeader.blob(id, newLen, at), old);
+            } else {
+                byte[] buf = new byte[(int) newLen];
+                if (old != null) {
+                    System.arraycopy(old, ValueHeader.payloadOffset(old), buf, 0, (int) oldLen);
+                }
+                System.arraycopy(value, 0, buf, (int) offset, value.length);
+                putEncoded(key, ValueHeader.raw(buf, at), old);
+            }
+            return new LengthResult(OpStatus.OK, newLen);
+        });
+    }
+
+    // ------------------------------------------------------------------ counters
+
+    /** INCRBY / DECRBY / INCR / DECR. Keeps the key's TTL. */
+    public CounterResult incrBy(byte[] key, long delta) {
+        return locked(key, () -> {
+            byte[] old = readLive(key);
+            long cur = 0;
+            long at = ValueHeader.NO_EXPIRY;
+            if (old != null) {
+                if (ValueHeader.isBlob(old)) {
+                    return new CounterResult(OpStatus.NOT_INTEGER, 0);
+                }
+                int off = ValueHeader.payloadOffset(old);
+                int len = old.length - off;
+                if (!Numbers.isLong(old, off, len)) {
+                    return new CounterResult(OpStatus.NOT_INTEGER, 0);
+                }
+                cur = Numbers.parseLong(old, off, len);
+                at = ValueHeader.expireAt(old);
+            }
+            if (delta < 0 && cur < 0 && delta < Long.MIN_VALUE - cur
+                    || delta > 0 && cur > 0 && delta > Long.MAX_VALUE - cur) {
+                return new CounterResult(OpStatus.OVERFLOW, 0);
+            }
+            long next = cur + delta;
+            put(key, ValueHeader.raw(Numbers.toBytes(next), at), old);
+            return new CounterResult(OpStatus.OK, next);
+        });
+    }
+
+    /** INCRBYFLOAT with Redis's long double arithmetic. Keeps the key's TTL. */
+    public BytesResult incrByFloat(byte[] key, BigDecimal incr) {
+        return locked(key, () -> {
+            byte[] old = readLive(key);
+            BigDecimal cur = BigDecimal.ZERO;
+            long at = ValueHeader.NO_EXPIRY;
+            if (old != null) {
+                if (ValueHeader.isBlob(old)) {
+                    return new BytesResult(OpStatus.NOT_FLOAT, null);
+                }
+                int off = ValueHeader.payloadOffset(old);
+                cur = Numbers.parseLongDouble(old, off, old.length - off);
+                if (cur == null) {
+                    return new BytesResult(OpStatus.NOT_FLOAT, null);
+                }
+                at = ValueHeader.expireAt(old);
+            }
+            BigDecimal sum = Numbers.roundToLongDouble(cur.add(incr));
+            if (sum == null) {
+                return new BytesResult(OpStatus.NAN_OR_INFINITY, null);
+            }
+            byte[] out = Numbers.formatLongDouble(sum);
+            put(key, ValueHeader.raw(out, at), old);
+            return new BytesResult(OpStatus.OK, out);
+        });
+    }
+
+    // ------------------------------------------------------------------ keys
+
+    /** DEL / UNLINK of one key: whether it existed. */
+    public boolean del(byte[] key) {
+        return locked(key, () -> {
+            byte[] v = readLive(key);
+            if (v == null) {
+                return false;
+            }
+            removeStored(key, v);
+            return true;
+        });
+    }
+
+    /** EXISTS / TOUCH of one key. */
+    public boolean exists(byte[] key) {
+        return locked(key, () -> readLive(key) != null);
+    }
+
+    /** TYPE: "string", or "none" when absent. */
+    public String type(byte[] key) {
+        return locked(key, () -> {
+            byte[] v = readLive(key);
+            return v == null ? "none" : "string";
+        });
+    }
+
+    /**
+     * RENAME / RENAMENX. NOT_FOUND when the source is absent; NOT_APPLIED when {@code nx} and the
+     * destination exists. The TTL moves with the key.
+     */
+    public OpStatus rename(byte[] src, byte[] dst, boolean nx) {
+        return locked(new byte[][] {src, dst}, () -> {
+            byte[] v = readLive(src);
+            if (v == null) {
+                return OpStatus.NOT_FOUND;
+            }
+            if (Arrays.equals(src, dst)) {
+                return nx ? OpStatus.NOT_APPLIED : OpStatus.OK;
+            }
+            byte[] old = readLive(dst);
+            if (nx && old != null) {
+                return OpStatus.NOT_APPLIED;
+            }
+            put(dst, v, old);
+            map().remove(src);
+            keys.decrementAndGet();
+            if (ValueHeader.expireAt(v) != ValueHeader.NO_EXPIRY) {
+                volatileKeys.decrementAndGet();
+            }
+            if (old != null && ValueHeader.isBlob(old)) {
+                blobs.delete(ValueHeader.blobId(old));
+            }
+            return OpStatus.OK;
+        });
+    }
+
+    /**
+     * COPY within this keyspace or into {@code target}. NOT_FOUND when the source is absent,
+     * NOT_APPLIED when the destination exists and {@code replace} is false.
+     */
+    public OpStatus copy(byte[] src, Keyspace target, byte[] dst, boolean replace) {
+        if (target == this) {
+            return locked(new byte[][] {src, dst}, () -> {
+                byte[] v = readLive(src);
+                if (v == null) {
+                    return OpStatus.NOT_FOUND;
+                }
+                return copyInto(v, dst, replace);
+            });
+        }
+        byte[] snapshot = locked(src, () -> {
+            byte[] v = readLive(src);
+            if (v == null || !ValueHeader.isBlob(v)) {
+                return v;
+            }
+            // the target gets its own copy of the blob file
+            long id = target.blobs.copyFrom(blobs, ValueHeader.blobId(v), ValueHeader.blobLength(v));
+            return ValueHeader.blob(id, ValueHeader.blobLength(v), ValueHeader.expireAt(v));
+        });
+        if (snapshot == null) {
+            return OpStatus.NOT_FOUND;
+        }
+        return target.adoptCopy(snapshot, dst, replace);
+    }
+
+    private OpStatus copyInto(byte[] v, byte[] dst, boolean replace) {
+        byte[] old = readLive(dst);
+        if (old != null && !replace) {
+            return OpStatus.NOT_APPLIED;
+        }
+        byte[] stored = v;
+        if (ValueHeader.isBlob(v)) {
+            long id = blobs.copyFrom(blobs, ValueHeader.blobId(v), ValueHeader.blobLength(v));
+            stored = ValueHeader.blob(id, ValueHeader.blobLength(v), ValueHeader.expireAt(v));
+        }
+        putEncoded(dst, stored, old);
+        return OpStatus.OK;
+    }
+
+    /** Receives a value copied from another keyspace; a blob payload is already in our store. */
+    private OpStatus adoptCopy(byte[] stored, byte[] dst, boolean replace) {
+        byte[] fin = stored;
+        OpStatus st = locked(dst, () -> {
+            byte[] old = readLive(dst);
+            if (old != null && !replace) {
+                return OpStatus.NOT_APPLIED;
+            }
+            if (ValueHeader.isExpired(fin, clock.nowMillis())) {
+                if (old != null) {
+                    removeStored(dst, old);
+                }
+                return OpStatus.OK;
+            }
+            putEncoded(dst, fin, old);
+            return OpStatus.OK;
+        });
+        if (st != OpStatus.OK && ValueHeader.isBlob(fin)) {
+            blobs.delete(ValueHeader.blobId(fin));
+        }
+        return st;
+    }
+
+    /** RANDOMKEY: a live key chosen at random, or null when the keyspace is empty. */
+    public byte[] randomKey() {
+        ChronicleMap<byte[], byte[]> m = map();
+        int segs = m.segments();
+        ThreadLocalRandom rnd = ThreadLocalRandom.current();
+        for (int attempt = 0; attempt < 4 * segs + 16 && keys.get() > 0; attempt++) {
+            byte[] k = randomKeyIn(m, rnd.nextInt(segs), rnd);
+            if (k != null && exists(k)) {
+                return k;
+            }
+        }
+        // sparse keyspace: walk everything once
+        byte[][] found = new byte[1][];
+        m.forEachEntryWhile(e -> {
+            byte[] v = e.value().get();
+            if (!ValueHeader.isExpired(v, clock.nowMillis())) {
+                found[0] = e.key().get();
+                return false;
+            }
+            return true;
+        });
+        return found[0];
+    }
+
+    private static byte[] randomKeyIn(ChronicleMap<byte[], byte[]> m, int seg, ThreadLocalRandom rnd) {
+        try (var ctx = m.segmentContext(seg)) {
+            long n = ctx.size();
+            if (n == 0) {
+                return null;
+            }
+            long[] skip = {rnd.nextLong(n)};
+            byte[][] out = new byte[1][];
+            ctx.forEachSegmentEntryWhile(e -> {
+                if (skip[0]-- == 0) {
+                    out[0] = e.key().get();
+                    return false;
+                }
+                return true;
+            });
+            return out[0];
+        }
+    }
+
+    // ------------------------------------------------------------------ expiry
+
+    /**
+     * EXPIRE family with an absolute deadline. Returns whether the TTL was set (Redis's 1 / 0).
+     * A deadline not in the future deletes the key and counts as set.
+     */
+    public boolean expireAt(byte[] key, long at, int cond) {
+        return locked(key, () -> {
+            byte[] v = readLive(key);
+            if (v == null) {
+                return false;
+            }
+            long cur = ValueHeader.expireAt(v);
+            boolean hasTtl = cur != ValueHeader.NO_EXPIRY;
+            if ((cond & ExpireCondition.NX) != 0 && hasTtl
+                    || (cond & ExpireCondition.XX) != 0 && !hasTtl
+                    || (cond & ExpireCondition.GT) != 0 && (!hasTtl || at <= cur)
+                    || (cond & ExpireCondition.LT) != 0 && hasTtl && at >= cur) {
+                return false;
+            }
+            if (at <= clock.nowMillis()) {
+                // every past deadline deletes, including -1 and -2, which must not be read as
+                // NO_EXPIRY or KEEP_TTL (PEXPIREAT k -1 deletes k in Redis)
+                removeStored(key, v);
+            } else {
+                applyDeadline(key, v, at);
+            }
+            return true;
+        });
+    }
+
+    private void applyDeadline(byte[] key, byte[] stored, long at) {
+        if (at != ValueHeader.NO_EXPIRY && at <= clock.nowMillis()) {
+            removeStored(key, stored);
+            return;
+        }
+        put(key, ValueHeader.withExpiry(stored, at), stored);
+    }
+
+    /** PERSIST: whether a TTL was removed. */
+    public boolean persist(byte[] key) {
+        return locked(key, () -> {
+            byte[] v = readLive(key);
+            if (v == null || ValueHeader.expireAt(v) == ValueHeader.NO_EXPIRY) {
+                return false;
+            }
+            put(key, ValueHeader.withExpiry(v, ValueHeader.NO_EXPIRY), v);
+            return true;
+        });
+    }
+
+    /** Result of {@link #deadline}: the key is absent. */
+    public static final long NO_KEY = -2L;
+    /** Result of {@link #deadline}: the key has no TTL. */
+    public static final long NO_TTL = -1L;
+
+    /** The key's absolute deadline in ms, {@link #NO_TTL} or {@link #NO_KEY}. */
+    public long deadline(byte[] key) {
+        return locked(key, () -> {
+            byte[] v = readLive(key);
+            if (v == null) {
+                return NO_KEY;
+            }
+            long at = ValueHeader.expireAt(v);
+            return at == ValueHeader.NO_EXPIRY ? NO_TTL : at;
+        });
+    }
+
+    /**
+     * Deletes {@code key} if it is still expired. Used by active reclamation, which learns of
+     * deadlines without holding the lock; the check under the lock makes a renewed key safe.
+     */
+    public boolean reclaimIfExpired(byte[] key) {
+        return locked(key, () -> {
+            byte[] v = map().get(key);
+            if (v == null || !ValueHeader.isExpired(v, clock.nowMillis())) {
+                return false;
+            }
+            removeStored(key, v);
+            expired.increment();
+            return true;
+        });
+    }
+
+    // ------------------------------------------------------------------ whole keyspace
+
+    /** Live key count (keys past their deadline count until reclaimed, as in Redis). */
+    public long size() {
+        return keys.get();
+    }
+
+    /** Live keys with a deadline. */
+    public long volatileSize() {
+        return volatileKeys.get();
+    }
+
+    /** Keys removed because their deadline passed (INFO expired_keys). */
+    public long expiredCount() {
+        return expired.sum();
+    }
+
+    /** Off-heap bytes Chronicle uses for this keyspace's map. */
+    public long mapBytes() {
+        return map().offHeapMemoryUsed();
+    }
+
+    public int generation() {
+        return file.generation();
+    }
+
+    /** FLUSHDB: every key and blob is gone. */
+    public void flush() {
+        lockAll();
+        try {
+            file.reset();
+            blobs.deleteAll();
+            keys.set(0);
+            volatileKeys.set(0);
+        } finally {
+            unlockAll();
+        }
+    }
+
+    /**
+     * Visits every live entry (key, stored value) under Chronicle's segment locks. The visitor
+     * must not call back into this keyspace. For INFO, rebuild of the expiry index, and tests.
+     */
+    public void forEachLive(java.util.function.BiConsumer<byte[], Long> keyAndDeadline) {
+        long now = clock.nowMillis();
+        map().forEachEntry(e -> {
+            byte[] v = e.value().get();
+            if (!ValueHeader.isExpired(v, now)) {
+                keyAndDeadline.accept(e.key().get(), ValueHeader.expireAt(v));
+            }
+        });
+    }
+
+    @Override
+    public void close() {
+        lockAll();
+        try {
+            file.close();
+        } finally {
+            unlockAll();
+        }
+    }
+}

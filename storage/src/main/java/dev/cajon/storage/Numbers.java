@@ -1,0 +1,178 @@
+package dev.cajon.storage;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+
+/**
+ * Redis's number rules, in one place: {@code string2ll} for integers and {@code string2ld} plus
+ * x87 long double arithmetic for INCRBYFLOAT. Both the argument parser and the counter code use
+ * these, so "not an integer" means exactly the same thing everywhere.
+ */
+public final class Numbers {
+    private static final int MAX_LONG_CHARS = 20;
+    private static final int MAX_LONG_DOUBLE_CHARS = 5 * 1024;
+    /** Largest finite x87 extended value is just under 2^16384. */
+    private static final BigDecimal LD_OVERFLOW = new BigDecimal(BigInteger.ONE.shiftLeft(16384));
+
+    private Numbers() {
+    }
+
+    /**
+     * True when {@code b[off, off+len)} is a canonical base-10 signed 64-bit integer as Redis's
+     * {@code string2ll} accepts it: optional '-', no '+', no spaces, no leading zeros.
+     */
+    public static boolean isLong(byte[] b, int off, int len) {
+        if (len == 0 || len > MAX_LONG_CHARS) {
+            return false;
+        }
+        int i = off;
+        int end = off + len;
+        if (len == 1 && b[i] == '0') {
+            return true;
+        }
+        boolean neg = false;
+        if (b[i] == '-') {
+            neg = true;
+            i++;
+            if (i == end) {
+                return false;
+            }
+        }
+        if (b[i] < '1' || b[i] > '9') {
+            return false;
+        }
+        long v = 0;
+        for (; i < end; i++) {
+            int d = b[i] - '0';
+            if (d < 0 || d > 9) {
+                return false;
+            }
+            // accumulate negatively so Long.MIN_VALUE fits
+            if (v < (Long.MIN_VALUE + d) / 10) {
+                return false;
+            }
+            v = v * 10 - d;
+        }
+        return neg || v != Long.MIN_VALUE;
+    }
+
+    /** Parses a value that {@link #isLong} accepted. */
+    public static long parseLong(byte[] b, int off, int len) {
+        int i = off;
+        int end = off + len;
+        boolean neg = b[i] == '-';
+        if (neg) {
+            i++;
+        }
+        long v = 0;
+        for (; i < end; i++) {
+            v = v * 10 - (b[i] - '0');
+        }
+        return neg ? v : -v;
+    }
+
+    /** Decimal ASCII bytes of {@code v}, as Redis prints integers. */
+    public static byte[] toBytes(long v) {
+        return Long.toString(v).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * Parses like Redis's {@code string2ld}: no leading or trailing space, the whole string must be
+     * a number, NaN refused. Returns the exact decimal value rounded to x87 long double precision,
+     * or null when Redis would refuse it. Infinity is returned as null too: Redis then fails with
+     * the same "not a valid float" for a stored value and with NaN-or-Infinity for a result.
+     */
+    public static BigDecimal parseLongDouble(byte[] b, int off, int len) {
+        if (len == 0 || len >= MAX_LONG_DOUBLE_CHARS) {
+            return null;
+        }
+        if (isSpace(b[off]) || isSpace(b[off + len - 1])) {
+            return null;
+        }
+        String s = new String(b, off, len, java.nio.charset.StandardCharsets.ISO_8859_1);
+        BigDecimal v;
+        try {
+            v = new BigDecimal(s.startsWith("+") ? s.substring(1) : s);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+        return roundToLongDouble(v);
+    }
+
+    private static boolean isSpace(byte c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0x0b || c == '\f';
+    }
+
+    /**
+     * Rounds an exact decimal to the nearest x87 80-bit long double (64-bit significand, round
+     * half to even), which is what Redis's {@code long double} arithmetic produces. Returns null
+     * on overflow to infinity.
+     */
+    public static BigDecimal roundToLongDouble(BigDecimal v) {
+        if (v.signum() == 0) {
+            return BigDecimal.ZERO;
+        }
+        BigDecimal abs = v.abs();
+        if (abs.compareTo(LD_OVERFLOW) >= 0) {
+            return null;
+        }
+        // find e with 2^63 <= abs / 2^e < 2^64
+        int e = (int) Math.floor(estimateLog2(abs)) - 63;
+        BigDecimal scaled = scaleByPow2(abs, -e);
+        while (scaled.compareTo(POW2_63) < 0) {
+            e--;
+            scaled = scaleByPow2(abs, -e);
+        }
+        while (scaled.compareTo(POW2_64) >= 0) {
+            e++;
+            scaled = scaleByPow2(abs, -e);
+        }
+        BigDecimal mant = scaled.setScale(0, RoundingMode.HALF_EVEN);
+        BigDecimal r = scaleByPow2(mant, e);
+        return v.signum() < 0 ? r.negate() : r;
+    }
+
+    private static final BigDecimal POW2_63 = new BigDecimal(BigInteger.ONE.shiftLeft(63));
+    private static final BigDecimal POW2_64 = new BigDecimal(BigInteger.ONE.shiftLeft(64));
+
+    private static double estimateLog2(BigDecimal abs) {
+        // log2(unscaled * 10^-scale)
+        BigInteger u = abs.unscaledValue();
+        int bits = u.bitLength();
+        double top = bits > 60 ? u.shiftRight(bits - 60).doubleValue() * Math.pow(2, bits - 60) : u.doubleValue();
+        double lg = bits > 1000 ? bits : Math.log(top) / Math.log(2);
+        return lg - abs.scale() * (Math.log(10) / Math.log(2));
+    }
+
+    private static BigDecimal scaleByPow2(BigDecimal v, int e) {
+        if (e >= 0) {
+            return v.multiply(new BigDecimal(BigInteger.ONE.shiftLeft(e)));
+        }
+        // exact: 2^-k = 5^k / 10^k
+        return v.multiply(new BigDecimal(BigInteger.valueOf(5).pow(-e))).scaleByPowerOfTen(e);
+    }
+
+    /**
+     * Formats like Redis's {@code ld2string(..., LD_STR_HUMAN)}: {@code %.17Lf} then trailing
+     * zeros (and a trailing dot) removed; "-0" becomes "0".
+     */
+    public static byte[] formatLongDouble(BigDecimal v) {
+        String s = v.setScale(17, RoundingMode.HALF_EVEN).toPlainString();
+        if (s.indexOf('.') >= 0) {
+            int end = s.length();
+            while (s.charAt(end - 1) == '0') {
+                end--;
+            }
+            if (s.charAt(end - 1) == '.') {
+                end--;
+            }
+            s = s.substring(0, end);
+        }
+        if (s.equals("-0")) {
+            s = "0";
+        }
+        return s.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+}

@@ -1,0 +1,210 @@
+package dev.cajon.storage;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The data directory: every keyspace of every app, and the rules for opening them safely.
+ *
+ * <p>Layout: {@code <dir>/cajon.lock}, {@code <dir>/cajon.running} and one directory per
+ * keyspace, {@code <dir>/<app>/db<N>/} holding the map generations and {@code blobs/}.
+ *
+ * <p>Start-up protocol, in order:
+ * <ol>
+ *   <li>Take an exclusive OS lock on {@code cajon.lock}. A second server on the same directory
+ *       fails here with {@link DataDirLockedException}: two processes mapping the same Chronicle
+ *       files would corrupt them, and recovery is only safe for a sole owner.</li>
+ *   <li>If {@code cajon.running} exists, the previous run did not stop cleanly: segment locks
+ *       may still be held inside the map files, so every keyspace is reopened through Chronicle's
+ *       {@code recoverPersistedTo}.</li>
+ *   <li>Open every existing keyspace (expired keys are dropped, orphaned blobs swept), then
+ *       create {@code cajon.running}. Only then may the server accept connections.</li>
+ * </ol>
+ * {@link #close()} closes every map and deletes {@code cajon.running}.
+ */
+public final class Store implements Closeable {
+    private static final Logger log = LoggerFactory.getLogger(Store.class);
+    private static final Pattern DB_DIR = Pattern.compile("db(\\d+)");
+    public static final String DEFAULT_APP = "default";
+
+    private final Path dir;
+    private final Clock clock;
+    private final FileChannel lockChannel;
+    private final FileLock lock;
+    private final boolean recovered;
+    private final Map<String, Keyspace> open = new ConcurrentHashMap<>();
+    private volatile ExpiryListener expiryListener = ExpiryListener.NONE;
+    private volatile boolean closed;
+
+    /** Thrown when another process holds the data directory. */
+    public static final class DataDirLockedException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        DataDirLockedException(Path dir) {
+            super("data directory " + dir.toAbsolutePath()
+                    + " is in use by another Cajon process (lock held on cajon.lock)");
+        }
+    }
+
+    private Store(Path dir, Clock clock, FileChannel ch, FileLock lock, boolean recovered) {
+        this.dir = dir;
+        this.clock = clock;
+        this.lockChannel = ch;
+        this.lock = lock;
+        this.recovered = recovered;
+    }
+
+    public static Store open(Path dir, Clock clock) {
+        try {
+            Files.createDirectories(dir);
+            FileChannel ch = FileChannel.open(dir.resolve("cajon.lock"), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE);
+            FileLock lock;
+            try {
+                lock = ch.tryLock();
+            } catch (OverlappingFileLockException e) {
+                lock = null;
+            }
+            if (lock == null) {
+                ch.close();
+                throw new DataDirLockedException(dir);
+            }
+            Path running = dir.resolve("cajon.running");
+            boolean unclean = Files.exists(running);
+            Store s = new Store(dir, clock, ch, lock, unclean);
+            try {
+                if (unclean) {
+                    log.warn("{} was not closed cleanly: recovering every keyspace", dir.toAbsolutePath());
+                }
+                s.openExisting(unclean);
+                Files.writeString(running, Long.toString(ProcessHandle.current().pid()));
+            } catch (RuntimeException | IOException e) {
+                // keep cajon.running: the next start must still recover
+                s.open.values().forEach(Keyspace::close);
+                lock.release();
+                ch.close();
+                throw e;
+            }
+            return s;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void openExisting(boolean recover) throws IOException {
+        try (DirectoryStream<Path> apps = Files.newDirectoryStream(dir, Files::isDirectory)) {
+            for (Path app : apps) {
+                try (DirectoryStream<Path> dbs = Files.newDirectoryStream(app, Files::isDirectory)) {
+                    for (Path db : dbs) {
+                        Matcher m = DB_DIR.matcher(db.getFileName().toString());
+                        if (m.matches() && dev.cajon.storage.chronicle.MapFile.exists(db)) {
+                            String key = key(app.getFileName().toString(), Integer.parseInt(m.group(1)));
+                            open.put(key, Keyspace.open(db, key, clock, recover));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** Whether this start followed an unclean stop (and so ran recovery). */
+    public boolean recovered() {
+        return recovered;
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    private static String key(String app, int db) {
+        return app + "/" + db;
+    }
+
+    /** The keyspace of (app, db), created on first use. */
+    public Keyspace keyspace(String app, int db) {
+        if (closed) {
+            throw new IllegalStateException("store is closed");
+        }
+        String k = key(app, db);
+        Keyspace ks = open.get(k);
+        if (ks != null) {
+            return ks;
+        }
+        return open.computeIfAbsent(k, kk -> {
+            Keyspace n = Keyspace.open(dir.resolve(app).resolve("db" + db), kk, clock, false);
+            n.setExpiryListener(expiryListener);
+            return n;
+        });
+    }
+
+    /** The keyspace of (app, db) if it has been opened or exists on disk, else null. */
+    public Keyspace existing(String app, int db) {
+        return open.get(key(app, db));
+    }
+
+    /** Visits every open keyspace of {@code app} with its db number, in db order. */
+    public void forEachKeyspace(String app, BiConsumer<Integer, Keyspace> visitor) {
+        List<Map.Entry<Integer, Keyspace>> list = new ArrayList<>();
+        String prefix = app + "/";
+        for (Map.Entry<String, Keyspace> e : open.entrySet()) {
+            if (e.getKey().startsWith(prefix)) {
+                list.add(Map.entry(Integer.parseInt(e.getKey().substring(prefix.length())), e.getValue()));
+            }
+        }
+        list.sort(Map.Entry.comparingByKey());
+        list.forEach(e -> visitor.accept(e.getKey(), e.getValue()));
+    }
+
+    /** Every open keyspace. */
+    public List<Keyspace> keyspaces() {
+        return new ArrayList<>(open.values());
+    }
+
+    public void setExpiryListener(ExpiryListener l) {
+        this.expiryListener = l;
+        open.values().forEach(ks -> ks.setExpiryListener(l));
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (Keyspace ks : open.values()) {
+            try {
+                ks.close();
+            } catch (RuntimeException e) {
+                log.error("closing {} failed", ks.name(), e);
+            }
+        }
+        try {
+            Files.deleteIfExists(dir.resolve("cajon.running"));
+            lock.release();
+            lockChannel.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

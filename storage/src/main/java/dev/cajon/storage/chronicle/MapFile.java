@@ -1,0 +1,246 @@
+package dev.cajon.storage.chronicle;
+
+import java.io.Closeable;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiPredicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import net.openhft.chronicle.map.ChronicleMap;
+import net.openhft.chronicle.map.ChronicleMapBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One persisted Chronicle Map that can grow.
+ *
+ * <p>A Chronicle Map's capacity is fixed when its file is created. Nobody should have to size a
+ * keyspace up front, so a keyspace lives in a chain of generations:
+ * {@code keys.g<gen>.e<entries>.k<avgKey>.v<avgValue>.cmap}. The name records the builder
+ * settings, so the file is always reopened with exactly the configuration that created it. When
+ * the live generation fills up, {@link #grow} writes the next generation as {@code *.tmp},
+ * renames it into place and only then deletes the old one. What must stay true:
+ * <ul>
+ *   <li>At any instant the highest complete generation on disk holds every acknowledged write;
+ *       the caller blocks all writers while {@link #grow} runs.</li>
+ *   <li>A crash mid-growth leaves either the old generation (the {@code .tmp} is discarded on the
+ *       next open) or both (the older is discarded).</li>
+ * </ul>
+ *
+ * <p>Recovery: after an unclean stop, Chronicle's segment locks may still be held inside the
+ * file. {@link #open} with {@code recover=true} reopens through {@code recoverPersistedTo}, which
+ * is only safe while no other process maps the file; the {@code Store} guarantees that with its
+ * exclusive lock on the data directory.
+ */
+public final class MapFile implements Closeable {
+    private static final Logger log = LoggerFactory.getLogger(MapFile.class);
+    private static final Pattern NAME =
+            Pattern.compile("keys\\.g(\\d+)\\.e(\\d+)\\.k(\\d+)\\.v(\\d+)\\.cmap");
+
+    /** Smallest generation: small enough that an idle db costs little disk. */
+    public static final long INITIAL_ENTRIES = 1 << 14;
+    static final int INITIAL_AVG_KEY = 24;
+    static final int INITIAL_AVG_VALUE = 48;
+    static final double MAX_BLOAT = 4.0;
+
+    private final Path dir;
+    private final String name;
+    private volatile ChronicleMap<byte[], byte[]> map;
+    private int gen;
+    private long entries;
+    private Path file;
+
+    private MapFile(Path dir, String name) {
+        this.dir = dir;
+        this.name = name;
+    }
+
+    /** Opens (recovering if asked) the newest generation in {@code dir}, or creates generation 1. */
+    public static MapFile open(Path dir, String name, boolean recover) {
+        MapFile f = new MapFile(dir, name);
+        try {
+            Files.createDirectories(dir);
+            f.openNewest(recover);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return f;
+    }
+
+    /** Whether any generation exists in {@code dir}. */
+    public static boolean exists(Path dir) {
+        return !generations(dir).isEmpty();
+    }
+
+    public ChronicleMap<byte[], byte[]> map() {
+        return map;
+    }
+
+    /** The number of entries this generation was sized for. */
+    public long capacity() {
+        return entries;
+    }
+
+    public int generation() {
+        return gen;
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    private void openNewest(boolean recover) throws IOException {
+        List<Path> gens = generations(dir);
+        try (DirectoryStream<Path> tmp = Files.newDirectoryStream(dir, "*.tmp")) {
+            for (Path p : tmp) {
+                log.warn("discarding unfinished map generation {}", p);
+                Files.deleteIfExists(p);
+            }
+        }
+        if (gens.isEmpty()) {
+            create(1, INITIAL_ENTRIES, INITIAL_AVG_KEY, INITIAL_AVG_VALUE);
+            return;
+        }
+        Path newest = gens.get(gens.size() - 1);
+        for (Path older : gens.subList(0, gens.size() - 1)) {
+            log.warn("discarding superseded map generation {}", older);
+            Files.deleteIfExists(older);
+        }
+        Matcher m = NAME.matcher(newest.getFileName().toString());
+        if (!m.matches()) {
+            throw new IllegalStateException("bad map file name " + newest);
+        }
+        gen = Integer.parseInt(m.group(1));
+        entries = Long.parseLong(m.group(2));
+        ChronicleMapBuilder<byte[], byte[]> b =
+                builder(entries, Integer.parseInt(m.group(3)), Integer.parseInt(m.group(4)));
+        file = newest;
+        map = recover ? b.recoverPersistedTo(newest.toFile(), true) : b.createPersistedTo(newest.toFile());
+    }
+
+    private void create(int generation, long ents, int avgKey, int avgValue) throws IOException {
+        Path p = dir.resolve(fileName(generation, ents, avgKey, avgValue));
+        Path tmp = p.resolveSibling(p.getFileName() + ".tmp");
+        Files.deleteIfExists(tmp);
+        builder(ents, avgKey, avgValue).createPersistedTo(tmp.toFile()).close();
+        Files.move(tmp, p, StandardCopyOption.ATOMIC_MOVE);
+        gen = generation;
+        entries = ents;
+        file = p;
+        map = reopenRenamed(p, ents, avgKey, avgValue);
+    }
+
+    /**
+     * Copies every entry for which {@code keep} answers true into a new generation sized for
+     * {@code newEntries}, then retires the old one. The caller must hold every writer out.
+     */
+    public void grow(long newEntries, int avgKey, int avgValue, BiPredicate<byte[], byte[]> keep) {
+        ChronicleMap<byte[], byte[]> old = map;
+        Path oldFile = file;
+        int nextGen = gen + 1;
+        Path p = dir.resolve(fileName(nextGen, newEntries, avgKey, avgValue));
+        Path tmp = p.resolveSibling(p.getFileName() + ".tmp");
+        try {
+            Files.deleteIfExists(tmp);
+            ChronicleMap<byte[], byte[]> next =
+                    builder(newEntries, avgKey, avgValue).createPersistedTo(tmp.toFile());
+            old.forEachEntry(e -> {
+                byte[] k = e.key().get();
+                byte[] v = e.value().get();
+                if (keep.test(k, v)) {
+                    next.put(k, v);
+                }
+            });
+            next.close();
+            Files.move(tmp, p, StandardCopyOption.ATOMIC_MOVE);
+            map = reopenRenamed(p, newEntries, avgKey, avgValue);
+            gen = nextGen;
+            entries = newEntries;
+            file = p;
+            old.close();
+            Files.deleteIfExists(oldFile);
+            log.info("{} grew to generation {} ({} entries)", name, nextGen, newEntries);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Opens a generation that was just renamed from its {@code .tmp} name. A map must never stay
+     * open across the rename: Chronicle keeps the path it was opened with and uses it again
+     * whenever it maps another tier bulk, which then fails with NoSuchFileException.
+     */
+    private ChronicleMap<byte[], byte[]> reopenRenamed(Path p, long ents, int avgKey, int avgValue)
+            throws IOException {
+        return builder(ents, avgKey, avgValue).createPersistedTo(p.toFile());
+    }
+
+    /** Replaces the map with an empty generation 1 of the initial size (FLUSHDB). */
+    public void reset() {
+        ChronicleMap<byte[], byte[]> old = map;
+        Path oldFile = file;
+        try {
+            old.close();
+            Files.deleteIfExists(oldFile);
+            create(1, INITIAL_ENTRIES, INITIAL_AVG_KEY, INITIAL_AVG_VALUE);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        ChronicleMap<byte[], byte[]> m = map;
+        if (m != null && !m.isClosed()) {
+            m.close();
+        }
+    }
+
+    private ChronicleMapBuilder<byte[], byte[]> builder(long ents, int avgKey, int avgValue) {
+        return ChronicleMap.of(byte[].class, byte[].class)
+                .name(name)
+                .entries(ents)
+                .averageKeySize(avgKey)
+                .averageValueSize(avgValue)
+                .maxBloatFactor(MAX_BLOAT);
+    }
+
+    static String fileName(int gen, long ents, int avgKey, int avgValue) {
+        return "keys.g" + gen + ".e" + ents + ".k" + avgKey + ".v" + avgValue + ".cmap";
+    }
+
+    private static List<Path> generations(Path dir) {
+        List<Path> out = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return out;
+        }
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "keys.g*.cmap")) {
+            for (Path p : ds) {
+                if (NAME.matcher(p.getFileName().toString()).matches()) {
+                    out.add(p);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        out.sort((a, b) -> Integer.compare(genOf(a), genOf(b)));
+        return out;
+    }
+
+    private static int genOf(Path p) {
+        Matcher m = NAME.matcher(p.getFileName().toString());
+        return m.matches() ? Integer.parseInt(m.group(1)) : -1;
+    }
+
+    /** For tests and diagnostics. */
+    static File[] files(Path dir) {
+        return generations(dir).stream().map(Path::toFile).toArray(File[]::new);
+    }
+}

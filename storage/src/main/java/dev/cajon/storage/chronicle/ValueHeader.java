@@ -1,0 +1,159 @@
+package dev.cajon.storage.chronicle;
+
+/**
+ * The persisted layout of every value stored in a keyspace map. This is an on-disk format: codes
+ * are append-only with explicit numbers, and {@code ValueHeaderTest} pins the bytes.
+ *
+ * <pre>
+ * offset 0  layout version   (1 byte)  = {@link #LAYOUT_V1}
+ * offset 1  type             (1 byte)  {@link #TYPE_STRING}
+ * offset 2  encoding         (1 byte)  {@link #ENC_RAW} | {@link #ENC_BLOB}
+ * offset 3  flags            (1 byte)  bit 0 = {@link #FLAG_EXPIRES}
+ * offset 4  expire-at        (8 bytes, big-endian epoch millis) only when FLAG_EXPIRES is set
+ * then      payload
+ *             ENC_RAW : the value bytes
+ *             ENC_BLOB: blob id (8 bytes) + length (8 bytes); the bytes live in a blob file
+ * </pre>
+ *
+ * Keys without a TTL pay 4 bytes of header; keys with one pay 12.
+ */
+public final class ValueHeader {
+    public static final byte LAYOUT_V1 = 1;
+
+    public static final byte TYPE_STRING = 1;
+
+    public static final byte ENC_RAW = 0;
+    public static final byte ENC_BLOB = 1;
+
+    public static final byte FLAG_EXPIRES = 1;
+
+    public static final long NO_EXPIRY = -1L;
+
+    static final int BASE_LEN = 4;
+    static final int EXPIRE_LEN = 8;
+    static final int BLOB_PAYLOAD_LEN = 16;
+
+    private ValueHeader() {
+    }
+
+    /** Header length for a value with or without a deadline. */
+    public static int headerLength(long expireAt) {
+        return expireAt == NO_EXPIRY ? BASE_LEN : BASE_LEN + EXPIRE_LEN;
+    }
+
+    public static int headerLength(byte[] stored) {
+        return (stored[3] & FLAG_EXPIRES) != 0 ? BASE_LEN + EXPIRE_LEN : BASE_LEN;
+    }
+
+    /** Encodes a raw string value. */
+    public static byte[] raw(byte[] value, long expireAt) {
+        return raw(value, 0, value.length, expireAt);
+    }
+
+    public static byte[] raw(byte[] value, int off, int len, long expireAt) {
+        int h = headerLength(expireAt);
+        byte[] out = new byte[h + len];
+        writeHeader(out, ENC_RAW, expireAt);
+        System.arraycopy(value, off, out, h, len);
+        return out;
+    }
+
+    /** Encodes a reference to a blob file holding the value's bytes. */
+    public static byte[] blob(long blobId, long length, long expireAt) {
+        int h = headerLength(expireAt);
+        byte[] out = new byte[h + BLOB_PAYLOAD_LEN];
+        writeHeader(out, ENC_BLOB, expireAt);
+        putLong(out, h, blobId);
+        putLong(out, h + 8, length);
+        return out;
+    }
+
+    /** Same payload, a new deadline (or none). */
+    public static byte[] withExpiry(byte[] stored, long expireAt) {
+        int oldH = headerLength(stored);
+        int newH = headerLength(expireAt);
+        byte[] out = new byte[newH + stored.length - oldH];
+        writeHeader(out, stored[2], expireAt);
+        out[1] = stored[1];
+        System.arraycopy(stored, oldH, out, newH, stored.length - oldH);
+        return out;
+    }
+
+    private static void writeHeader(byte[] out, byte encoding, long expireAt) {
+        out[0] = LAYOUT_V1;
+        out[1] = TYPE_STRING;
+        out[2] = encoding;
+        if (expireAt == NO_EXPIRY) {
+            out[3] = 0;
+        } else {
+            out[3] = FLAG_EXPIRES;
+            putLong(out, BASE_LEN, expireAt);
+        }
+    }
+
+    public static byte type(byte[] stored) {
+        return stored[1];
+    }
+
+    public static byte encoding(byte[] stored) {
+        return stored[2];
+    }
+
+    public static boolean isBlob(byte[] stored) {
+        return stored[2] == ENC_BLOB;
+    }
+
+    /** Deadline in epoch millis, or {@link #NO_EXPIRY}. */
+    public static long expireAt(byte[] stored) {
+        return (stored[3] & FLAG_EXPIRES) != 0 ? getLong(stored, BASE_LEN) : NO_EXPIRY;
+    }
+
+    public static boolean isExpired(byte[] stored, long now) {
+        long at = expireAt(stored);
+        return at != NO_EXPIRY && at <= now;
+    }
+
+    /** Offset of the payload. */
+    public static int payloadOffset(byte[] stored) {
+        return headerLength(stored);
+    }
+
+    public static int rawLength(byte[] stored) {
+        return stored.length - headerLength(stored);
+    }
+
+    public static long blobId(byte[] stored) {
+        return getLong(stored, headerLength(stored));
+    }
+
+    public static long blobLength(byte[] stored) {
+        return getLong(stored, headerLength(stored) + 8);
+    }
+
+    /** Logical string length whatever the encoding. */
+    public static long stringLength(byte[] stored) {
+        return isBlob(stored) ? blobLength(stored) : rawLength(stored);
+    }
+
+    /** Validates the layout byte so a file from a future version is refused rather than misread. */
+    public static void checkLayout(byte[] stored) {
+        if (stored.length < BASE_LEN || stored[0] != LAYOUT_V1) {
+            throw new IllegalStateException("unknown value layout " + (stored.length == 0 ? -1 : stored[0]));
+        }
+    }
+
+    static void putLong(byte[] b, int off, long v) {
+        for (int i = 7; i >= 0; i--) {
+            b[off + i] = (byte) v;
+            v >>>= 8;
+        }
+    }
+
+    static long getLong(byte[] b, int off) {
+        long v = 0;
+        for (int i = 0; i < 8; i++) {
+            v = (v << 8) | (b[off + i] & 0xFF);
+        }
+        return v;
+    }
+}
