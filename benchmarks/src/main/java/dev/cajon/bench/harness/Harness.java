@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
+import picocli.CommandLine;
 
 /** Small things both entry points need: where the checkout is, the command line, cleanup. */
 final class Harness {
@@ -43,6 +44,28 @@ final class Harness {
             return s;
         }
         return "'" + s.replace("'", "'\\''") + "'";
+    }
+
+    /**
+     * Runs a picocli command and exits: errors print as one line (the servers' log tails are in
+     * the message), and every child process is killed before the JVM exits.
+     */
+    static void main(Object command, String[] args) {
+        CommandLine cl = new CommandLine(command);
+        cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            cmd.getErr().println("error: " + e.getMessage());
+            if (System.getenv("BENCH_DEBUG") != null) {
+                e.printStackTrace(cmd.getErr());
+            }
+            return 1;
+        });
+        int rc;
+        try {
+            rc = cl.execute(args);
+        } finally {
+            Reaper.killAll();
+        }
+        System.exit(rc);
     }
 
     /** Deletes a directory tree, best effort: a leftover temp dir must not fail a run. */

@@ -143,9 +143,7 @@ public final class MemoryAndRestart implements Callable<Integer> {
     private final PrintStream log = System.err;
 
     public static void main(String[] args) {
-        int rc = new CommandLine(new MemoryAndRestart()).execute(args);
-        Reaper.killAll();
-        System.exit(rc);
+        Harness.main(new MemoryAndRestart(), args);
     }
 
     @Override

@@ -92,7 +92,12 @@ final class ServerProcess implements AutoCloseable {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(nullDevice()));
         long t0 = System.nanoTime();
-        process = Reaper.start(pb);
+        try {
+            process = Reaper.start(pb);
+        } catch (IOException e) {
+            throw new IOException("cannot start " + name + " (" + e.getMessage() + "); is the command"
+                    + " right? Command: " + display(argv), e);
+        }
         long deadline = t0 + timeout.toNanos();
         while (true) {
             if (Resp.ping(port, 1000)) {

@@ -160,9 +160,7 @@ public final class SideBySide implements Callable<Integer> {
     private final PrintStream log = System.err;
 
     public static void main(String[] args) {
-        int rc = new CommandLine(new SideBySide()).execute(args);
-        Reaper.killAll();
-        System.exit(rc);
+        Harness.main(new SideBySide(), args);
     }
 
     @Override
@@ -203,7 +201,8 @@ public final class SideBySide implements Callable<Integer> {
                             }
                             RedisBenchmark.Outcome o = RedisBenchmark.run(workload, s.server.port, t, p,
                                     scaled(t, warmupRequests), budget.cap(runTimeout), work);
-                            log.printf("warm-up %-9s -P %-2d %-5s %s%n", s.name, p, t, describe(o));
+                            log.printf("warm-up  %-" + width(sides) + "s -P %-2d %-5s %s%n", s.name, p, t,
+                                    describe(o));
                         }
                     }
                 }
@@ -264,7 +263,8 @@ public final class SideBySide implements Callable<Integer> {
                         RedisBenchmark.Outcome o = RedisBenchmark.run(workload, s.server.port, t, p,
                                 scaled(t, p == 1 ? requests : pipelinedRequests),
                                 budget.cap(runTimeout), work);
-                        log.printf("round %d  %-9s -P %-2d %-5s %s%n", round, s.name, p, t, describe(o));
+                        log.printf("round %d  %-" + width(sides) + "s -P %-2d %-5s %s%n", round, s.name, p,
+                                t, describe(o));
                         if (o.ok()) {
                             samples.computeIfAbsent(cell, k -> new ArrayList<>()).add(o.row());
                         } else {
@@ -280,6 +280,10 @@ public final class SideBySide implements Callable<Integer> {
             }
         }
         return null;
+    }
+
+    private static int width(List<Side> sides) {
+        return sides.stream().mapToInt(s -> s.name.length()).max().orElse(5);
     }
 
     private long scaled(String test, long n) {

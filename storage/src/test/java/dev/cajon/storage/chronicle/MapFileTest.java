@@ -47,26 +47,35 @@ class MapFileTest {
      */
     @Test
     void extraTiersCanBeMappedInEveryGeneration() {
-        byte[] big = TestData.pattern(2048, 1);
         try (MapFile f = MapFile.open(dir, "t", false)) {
-            long before = f.file().toFile().length();
-            for (int i = 0; i < 600; i++) {
-                f.map().put(b("a" + i), big);
-            }
-            assertTrue(f.file().toFile().length() > before, "extra tiers were allocated");
+            int n = fillUntilATierIsAdded(f, "a");
+            f.grow(MapFile.INITIAL_ENTRIES, 24, 48, (k, v) -> true);
+            assertEquals(2, f.generation());
+            int m = fillUntilATierIsAdded(f, "b");
+            assertEquals(n + m, f.map().size());
+        }
+        try (MapFile f = MapFile.open(dir, "t", false)) {
+            assertEquals(2, f.generation());
+            assertArrayEquals(TestData.pattern(4096, 3), f.map().get(b("b3")));
+        }
+    }
 
-            f.grow(MapFile.INITIAL_ENTRIES * 2, 24, 48, (k, v) -> true);
-            assertEquals(2, f.generation());
-            for (int i = 0; i < 600; i++) {
-                f.map().put(b("b" + i), big);
-            }
-            assertEquals(1200, f.map().size());
+    /** Puts 4 KiB values until Chronicle has mapped an extra tier, then a few more. */
+    private static int fillUntilATierIsAdded(MapFile f, String prefix) {
+        long resizes = f.map().remainingAutoResizes();
+        int i = 0;
+        while (f.map().remainingAutoResizes() == resizes) {
+            f.map().put(b(prefix + i), TestData.pattern(4096, i));
+            i++;
+            assertTrue(i < 20_000, "no extra tier after " + i + " puts");
         }
-        try (MapFile f = MapFile.open(dir, "t", false)) {
-            assertEquals(2, f.generation());
-            assertEquals(1200, f.map().size());
-            assertArrayEquals(big, f.map().get(b("b599")));
+        for (int j = 0; j < 20; j++, i++) {
+            f.map().put(b(prefix + i), TestData.pattern(4096, i));
         }
+        for (int j = 0; j < i; j++) {
+            assertArrayEquals(TestData.pattern(4096, j), f.map().get(b(prefix + j)));
+        }
+        return i;
     }
 
     @Test
