@@ -9,6 +9,7 @@ public final class RedisErrors {
     }
 
     public static final String SYNTAX = "ERR syntax error";
+    public static final String INVALID_CURSOR = "ERR invalid cursor";
     public static final String NOT_INTEGER = "ERR value is not an integer or out of range";
     public static final String NOT_FLOAT = "ERR value is not a valid float";
     public static final String OVERFLOW = "ERR increment or decrement would overflow";

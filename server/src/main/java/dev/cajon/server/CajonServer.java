@@ -4,6 +4,8 @@ import dev.cajon.protocol.RequestDecoder;
 import dev.cajon.server.net.ConnectionHandler;
 import dev.cajon.server.net.InputCounter;
 import dev.cajon.storage.Store;
+import dev.cajon.storage.expiry.ExpiryReaper;
+import dev.cajon.storage.expiry.ExpiryWheel;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -42,10 +44,12 @@ public final class CajonServer implements AutoCloseable {
     private final EventLoopGroup workers;
     private final Channel serverChannel;
     private final String transport;
+    private final ExpiryReaper reaper;
     private volatile boolean closed;
 
     private CajonServer(ServerConfig config, Store store, ServerContext context, EventLoopGroup boss,
-                        EventLoopGroup workers, Channel serverChannel, String transport) {
+                        EventLoopGroup workers, Channel serverChannel, String transport, ExpiryReaper reaper) {
+        this.reaper = reaper;
         this.config = config;
         this.store = store;
         this.context = context;
@@ -57,9 +61,12 @@ public final class CajonServer implements AutoCloseable {
 
     /** Opens the data directory and starts listening. Returns once connections are accepted. */
     public static CajonServer start(ServerConfig config) throws InterruptedException {
-        Store store = Store.open(config.dir(), config.clock());
+        ExpiryWheel wheel = new ExpiryWheel(config.clock());
+        // opening the store files every persisted deadline into the wheel
+        Store store = Store.open(config.dir(), config.clock(), wheel);
+        ExpiryReaper reaper = config.activeExpiry() ? new ExpiryReaper(wheel, 5).start() : null;
         try {
-            ServerContext context = new ServerContext(config, store);
+            ServerContext context = new ServerContext(config, store, wheel);
             // the first map of a JVM is compiled by Chronicle (~2 s): do it before accepting
             store.keyspace(Store.DEFAULT_APP, 0);
             boolean epoll = Epoll.isAvailable();
@@ -96,8 +103,11 @@ public final class CajonServer implements AutoCloseable {
                 throw e;
             }
             context.port(((InetSocketAddress) ch.localAddress()).getPort());
-            return new CajonServer(config, store, context, boss, workers, ch, epoll ? "epoll" : "nio");
+            return new CajonServer(config, store, context, boss, workers, ch, epoll ? "epoll" : "nio", reaper);
         } catch (RuntimeException | InterruptedException e) {
+            if (reaper != null) {
+                reaper.close();
+            }
             store.close();
             throw e;
         }
@@ -138,6 +148,9 @@ public final class CajonServer implements AutoCloseable {
             boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
             workers.shutdownGracefully(100, 5_000, TimeUnit.MILLISECONDS).syncUninterruptibly();
         } finally {
+            if (reaper != null) {
+                reaper.close();
+            }
             store.close();
             log.info("Cajon stopped; data in {} closed cleanly", config.dir().toAbsolutePath());
         }

@@ -11,33 +11,39 @@ import java.nio.file.Path;
  * @param dir      data directory
  * @param clock    time source for TTLs (tests inject a manual clock)
  * @param ioThreads event loop threads; 0 means one per core
+ * @param activeExpiry run the expiry reaper thread (tests with a manual clock drive the wheel
+ *                     themselves and turn it off)
  */
-public record ServerConfig(String bind, int port, Path dir, Clock clock, int ioThreads) {
+public record ServerConfig(String bind, int port, Path dir, Clock clock, int ioThreads, boolean activeExpiry) {
     public static final String DEFAULT_BIND = "127.0.0.1";
     public static final int DEFAULT_PORT = 6379;
     public static final Path DEFAULT_DIR = Path.of("data");
 
     public static ServerConfig defaults() {
-        return new ServerConfig(DEFAULT_BIND, DEFAULT_PORT, DEFAULT_DIR, Clock.SYSTEM, 0);
+        return new ServerConfig(DEFAULT_BIND, DEFAULT_PORT, DEFAULT_DIR, Clock.SYSTEM, 0, true);
     }
 
     public ServerConfig withPort(int p) {
-        return new ServerConfig(bind, p, dir, clock, ioThreads);
+        return new ServerConfig(bind, p, dir, clock, ioThreads, activeExpiry);
     }
 
     public ServerConfig withDir(Path d) {
-        return new ServerConfig(bind, port, d, clock, ioThreads);
+        return new ServerConfig(bind, port, d, clock, ioThreads, activeExpiry);
     }
 
     public ServerConfig withBind(String b) {
-        return new ServerConfig(b, port, dir, clock, ioThreads);
+        return new ServerConfig(b, port, dir, clock, ioThreads, activeExpiry);
     }
 
     public ServerConfig withClock(Clock c) {
-        return new ServerConfig(bind, port, dir, c, ioThreads);
+        return new ServerConfig(bind, port, dir, c, ioThreads, activeExpiry);
+    }
+
+    public ServerConfig withActiveExpiry(boolean on) {
+        return new ServerConfig(bind, port, dir, clock, ioThreads, on);
     }
 
     public ServerConfig withIoThreads(int n) {
-        return new ServerConfig(bind, port, dir, clock, n);
+        return new ServerConfig(bind, port, dir, clock, n, activeExpiry);
     }
 }

@@ -11,6 +11,7 @@ import dev.cajon.server.family.StringFamily;
 import dev.cajon.server.session.ClientSession;
 import dev.cajon.storage.Clock;
 import dev.cajon.storage.Store;
+import dev.cajon.storage.expiry.ExpiryWheel;
 import java.security.SecureRandom;
 import java.util.Collection;
 import java.util.Map;
@@ -35,8 +36,15 @@ public final class ServerContext {
     private final long startMillis;
     private final String runId;
     private volatile int port;
+    private final ExpiryWheel wheel;
 
     public ServerContext(ServerConfig config, Store store) {
+        this(config, store, null);
+    }
+
+    /** @param wheel the expiry index the store reports deadlines to, or null (lazy expiry only) */
+    public ServerContext(ServerConfig config, Store store, ExpiryWheel wheel) {
+        this.wheel = wheel;
         this.config = config;
         this.store = store;
         this.table = standardTable();
@@ -61,6 +69,11 @@ public final class ServerContext {
         KeyFamily.register(t);
         ExpiryFamily.register(t);
         return t;
+    }
+
+    /** The expiry wheel, or null when only lazy expiry runs. */
+    public ExpiryWheel wheel() {
+        return wheel;
     }
 
     public ServerConfig config() {

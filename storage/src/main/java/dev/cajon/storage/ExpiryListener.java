@@ -6,7 +6,11 @@ package dev.cajon.storage;
  * must not call back into the keyspace.
  */
 public interface ExpiryListener {
-    ExpiryListener NONE = (keyspace, key, expireAt) -> { };
+    ExpiryListener NONE = (keyspace, key, oldAt, newAt) -> { };
 
-    void deadlineSet(Keyspace keyspace, byte[] key, long expireAt);
+    /**
+     * @param oldAt the key's previous deadline, or a value &lt;= 0 when it had none (or did not exist)
+     * @param newAt the new deadline in epoch ms
+     */
+    void deadlineSet(Keyspace keyspace, byte[] key, long oldAt, long newAt);
 }

@@ -63,9 +63,24 @@ public final class Keyspace implements Closeable {
     private final LongAdder keyBytes = new LongAdder();
     private final LongAdder valueBytes = new LongAdder();
     private final LongAdder puts = new LongAdder();
-    private volatile ExpiryListener expiryListener = ExpiryListener.NONE;
+    /** Sum of (deadline - DEADLINE_BASE) over volatile keys, for INFO's avg_ttl. */
+    private final AtomicLong deadlineSum = new AtomicLong();
+    private static final long DEADLINE_BASE = 1_700_000_000_000L;
+    private static final java.util.concurrent.atomic.AtomicInteger IDS = new java.util.concurrent.atomic.AtomicInteger();
+    private final int id = IDS.getAndIncrement();
+    /** Changes whenever the map is replaced (growth, FLUSHDB), which invalidates SCAN cursors. */
+    private volatile int epoch = java.util.concurrent.ThreadLocalRandom.current().nextInt(1, 1 << 15);
+    private volatile boolean closed;
+    private final ExpiryListener expiryListener;
+    /**
+     * Held shared by whole-map walks (SCAN, KEYS, RANDOMKEY) and exclusively when the map is
+     * replaced (growth, FLUSHDB, close), so a walk never touches a closed map.
+     */
+    private final java.util.concurrent.locks.ReentrantReadWriteLock mapLock =
+            new java.util.concurrent.locks.ReentrantReadWriteLock();
 
-    private Keyspace(String name, Clock clock, MapFile file, BlobStore blobs) {
+    private Keyspace(String name, Clock clock, MapFile file, BlobStore blobs, ExpiryListener listener) {
+        this.expiryListener = listener == null ? ExpiryListener.NONE : listener;
         this.name = name;
         this.clock = clock;
         this.file = file;
@@ -81,28 +96,36 @@ public final class Keyspace implements Closeable {
      * Keys whose deadline passed while the server was down are removed before this returns, and
      * orphaned blob files are swept.
      */
-    public static Keyspace open(Path dir, String name, Clock clock, boolean recover) {
+    public static Keyspace open(Path dir, String name, Clock clock, boolean recover, ExpiryListener listener) {
         MapFile f = MapFile.open(dir, name, recover);
-        Keyspace ks = new Keyspace(name, clock, f, new BlobStore(dir.resolve("blobs")));
+        Keyspace ks = new Keyspace(name, clock, f, new BlobStore(dir.resolve("blobs")), listener);
         ks.loadScan();
         return ks;
     }
 
+    /*
+     * Note on Chronicle iteration: e.key().get() and e.value().get() may return an array that
+     * Chronicle reuses for the next entry of the same length, so anything kept beyond the visit
+     * is cloned.
+     */
     private void loadScan() {
         long now = clock.nowMillis();
         List<byte[]> dead = new ArrayList<>();
         Set<Long> liveBlobs = new HashSet<>();
-        long[] count = new long[2];
+        long[] count = new long[3];
         map().forEachEntry(e -> {
             byte[] v = e.value().get();
             ValueHeader.checkLayout(v);
             if (ValueHeader.isExpired(v, now)) {
-                dead.add(e.key().get());
+                dead.add(e.key().get().clone());
                 return;
             }
             count[0]++;
-            if (ValueHeader.expireAt(v) != ValueHeader.NO_EXPIRY) {
+            long at = ValueHeader.expireAt(v);
+            if (at != ValueHeader.NO_EXPIRY) {
                 count[1]++;
+                count[2] += at - DEADLINE_BASE;
+                expiryListener.deadlineSet(this, e.key().get(), ValueHeader.NO_EXPIRY, at);
             }
             if (ValueHeader.isBlob(v)) {
                 liveBlobs.add(ValueHeader.blobId(v));
@@ -113,6 +136,7 @@ public final class Keyspace implements Closeable {
         }
         keys.set(count[0]);
         volatileKeys.set(count[1]);
+        deadlineSum.set(count[2]);
         int orphans = blobs.sweep(liveBlobs);
         if (!dead.isEmpty() || orphans > 0) {
             log.info("{}: removed {} keys that expired while down, {} orphaned blobs", name, dead.size(), orphans);
@@ -127,8 +151,13 @@ public final class Keyspace implements Closeable {
         return clock;
     }
 
-    public void setExpiryListener(ExpiryListener l) {
-        this.expiryListener = l == null ? ExpiryListener.NONE : l;
+    /** A process-unique number (the expiry wheel files records by it). */
+    public int id() {
+        return id;
+    }
+
+    public boolean isClosed() {
+        return closed;
     }
 
     private ChronicleMap<byte[], byte[]> map() {
@@ -205,7 +234,9 @@ public final class Keyspace implements Closeable {
         }
     }
 
+    /** Every stripe plus the map lock: nothing else runs on this keyspace meanwhile. */
     private void lockAll() {
+        mapLock.writeLock().lock();
         for (ReentrantLock l : stripes) {
             l.lock();
         }
@@ -215,6 +246,7 @@ public final class Keyspace implements Closeable {
         for (int i = STRIPES - 1; i >= 0; i--) {
             stripes[i].unlock();
         }
+        mapLock.writeLock().unlock();
     }
 
     // ------------------------------------------------------------------ growth
@@ -260,6 +292,7 @@ public final class Keyspace implements Closeable {
             });
             keys.set(kept[0]);
             volatileKeys.set(kept[1]);
+            epoch++;
             deadBlobs.forEach(blobs::delete);
         } finally {
             unlockAll();
@@ -285,8 +318,10 @@ public final class Keyspace implements Closeable {
     private void removeStored(byte[] key, byte[] stored) {
         map().remove(key);
         keys.decrementAndGet();
-        if (ValueHeader.expireAt(stored) != ValueHeader.NO_EXPIRY) {
+        long at = ValueHeader.expireAt(stored);
+        if (at != ValueHeader.NO_EXPIRY) {
             volatileKeys.decrementAndGet();
+            deadlineSum.addAndGet(-(at - DEADLINE_BASE));
         }
         if (ValueHeader.isBlob(stored)) {
             blobs.delete(ValueHeader.blobId(stored));
@@ -303,17 +338,21 @@ public final class Keyspace implements Closeable {
         if (old == null) {
             keys.incrementAndGet();
         }
-        boolean wasVolatile = old != null && ValueHeader.expireAt(old) != ValueHeader.NO_EXPIRY;
-        boolean isVolatile = ValueHeader.expireAt(stored) != ValueHeader.NO_EXPIRY;
+        long oldAt = old == null ? ValueHeader.NO_EXPIRY : ValueHeader.expireAt(old);
+        long at = ValueHeader.expireAt(stored);
+        boolean wasVolatile = oldAt != ValueHeader.NO_EXPIRY;
+        boolean isVolatile = at != ValueHeader.NO_EXPIRY;
         if (wasVolatile != isVolatile) {
             volatileKeys.addAndGet(isVolatile ? 1 : -1);
+        }
+        if (oldAt != at) {
+            deadlineSum.addAndGet((isVolatile ? at - DEADLINE_BASE : 0) - (wasVolatile ? oldAt - DEADLINE_BASE : 0));
         }
         keyBytes.add(key.length);
         valueBytes.add(stored.length);
         puts.increment();
-        long at = ValueHeader.expireAt(stored);
-        if (at != ValueHeader.NO_EXPIRY) {
-            expiryListener.deadlineSet(this, key, at);
+        if (isVolatile && oldAt != at) {
+            expiryListener.deadlineSet(this, key, oldAt, at);
         }
     }
 
@@ -653,8 +692,10 @@ public final class Keyspace implements Closeable {
             put(dst, v, old);
             map().remove(src);
             keys.decrementAndGet();
-            if (ValueHeader.expireAt(v) != ValueHeader.NO_EXPIRY) {
+            long at = ValueHeader.expireAt(v);
+            if (at != ValueHeader.NO_EXPIRY) {
                 volatileKeys.decrementAndGet();
+                deadlineSum.addAndGet(-(at - DEADLINE_BASE));
             }
             if (old != null && ValueHeader.isBlob(old)) {
                 blobs.delete(ValueHeader.blobId(old));
@@ -731,6 +772,15 @@ public final class Keyspace implements Closeable {
 
     /** RANDOMKEY: a live key chosen at random, or null when the keyspace is empty. */
     public byte[] randomKey() {
+        mapLock.readLock().lock();
+        try {
+            return randomKeyLocked();
+        } finally {
+            mapLock.readLock().unlock();
+        }
+    }
+
+    private byte[] randomKeyLocked() {
         ChronicleMap<byte[], byte[]> m = map();
         int segs = m.segments();
         ThreadLocalRandom rnd = ThreadLocalRandom.current();
@@ -745,7 +795,7 @@ public final class Keyspace implements Closeable {
         m.forEachEntryWhile(e -> {
             byte[] v = e.value().get();
             if (!ValueHeader.isExpired(v, clock.nowMillis())) {
-                found[0] = e.key().get();
+                found[0] = e.key().get().clone();
                 return false;
             }
             return true;
@@ -763,7 +813,7 @@ public final class Keyspace implements Closeable {
             byte[][] out = new byte[1][];
             ctx.forEachSegmentEntryWhile(e -> {
                 if (skip[0]-- == 0) {
-                    out[0] = e.key().get();
+                    out[0] = e.key().get().clone();
                     return false;
                 }
                 return true;
@@ -840,19 +890,33 @@ public final class Keyspace implements Closeable {
         });
     }
 
+    /** {@link #reclaimIfDue}: the key was expired and has been removed. */
+    public static final long RECLAIMED = 0L;
+    /** {@link #reclaimIfDue}: the key is gone or has no deadline any more. */
+    public static final long NOTHING_DUE = -1L;
+
     /**
-     * Deletes {@code key} if it is still expired. Used by active reclamation, which learns of
-     * deadlines without holding the lock; the check under the lock makes a renewed key safe.
+     * Deletes {@code key} if its deadline has passed. Used by the expiry wheel, which learns of
+     * deadlines without holding the key's lock; checking again under the lock makes a renewed or
+     * persisted key safe. Returns {@link #RECLAIMED}, {@link #NOTHING_DUE}, or the key's current
+     * (future) deadline when it was renewed.
      */
-    public boolean reclaimIfExpired(byte[] key) {
+    public long reclaimIfDue(byte[] key) {
         return locked(key, () -> {
             byte[] v = map().get(key);
-            if (v == null || !ValueHeader.isExpired(v, clock.nowMillis())) {
-                return false;
+            if (v == null) {
+                return NOTHING_DUE;
+            }
+            long at = ValueHeader.expireAt(v);
+            if (at == ValueHeader.NO_EXPIRY) {
+                return NOTHING_DUE;
+            }
+            if (at > clock.nowMillis()) {
+                return at;
             }
             removeStored(key, v);
             expired.increment();
-            return true;
+            return RECLAIMED;
         });
     }
 
@@ -861,6 +925,16 @@ public final class Keyspace implements Closeable {
     /** Live key count (keys past their deadline count until reclaimed, as in Redis). */
     public long size() {
         return keys.get();
+    }
+
+    /** Mean time to live of the volatile keys in ms (INFO avg_ttl), 0 when there are none. */
+    public long averageTtl() {
+        long n = volatileKeys.get();
+        if (n <= 0) {
+            return 0;
+        }
+        long mean = deadlineSum.get() / n + DEADLINE_BASE - clock.nowMillis();
+        return Math.max(0, mean);
     }
 
     /** Live keys with a deadline. */
@@ -890,29 +964,83 @@ public final class Keyspace implements Closeable {
             blobs.deleteAll();
             keys.set(0);
             volatileKeys.set(0);
+            deadlineSum.set(0);
+            epoch++;
         } finally {
             unlockAll();
         }
     }
 
+    // ------------------------------------------------------------------ SCAN and KEYS
+
+    private static final int SEGMENT_BITS = 24;
+
     /**
-     * Visits every live entry (key, stored value) under Chronicle's segment locks. The visitor
-     * must not call back into this keyspace. For INFO, rebuild of the expiry index, and tests.
+     * One SCAN step. Visits every live key of whole Chronicle segments, starting where
+     * {@code cursor} points, until at least {@code count} keys were visited or the map is done,
+     * and returns the next cursor (0 when the walk is complete).
+     *
+     * <p>Why whole segments: a key always lives in the same segment of a given map, and a segment
+     * is read in one go under its lock, so a key that exists for the whole scan is seen when its
+     * segment is read, however entries move inside the segment between calls. Cursor layout:
+     * {@code epoch << 24 | next segment}. When the map was replaced since the cursor was issued
+     * (growth or FLUSHDB change the epoch), the walk restarts on the new map: some keys may be
+     * returned twice, which SCAN allows, but none that existed throughout is missed.
      */
-    public void forEachLive(java.util.function.BiConsumer<byte[], Long> keyAndDeadline) {
-        long now = clock.nowMillis();
-        map().forEachEntry(e -> {
-            byte[] v = e.value().get();
-            if (!ValueHeader.isExpired(v, now)) {
-                keyAndDeadline.accept(e.key().get(), ValueHeader.expireAt(v));
+    public long scan(long cursor, int count, java.util.function.Consumer<byte[]> visitor) {
+        mapLock.readLock().lock();
+        try {
+            ChronicleMap<byte[], byte[]> m = map();
+            int segs = m.segments();
+            int seg = 0;
+            int ep = epoch;
+            if (cursor != 0) {
+                long cEpoch = cursor >>> SEGMENT_BITS;
+                seg = (int) (cursor & ((1 << SEGMENT_BITS) - 1));
+                if (cEpoch != ep || seg >= segs) {
+                    seg = 0;
+                }
             }
-        });
+            long now = clock.nowMillis();
+            int[] seen = {0};
+            while (seg < segs && seen[0] < count) {
+                try (var ctx = m.segmentContext(seg)) {
+                    ctx.forEachSegmentEntry(e -> {
+                        byte[] v = e.value().get();
+                        if (!ValueHeader.isExpired(v, now)) {
+                            visitor.accept(e.key().get().clone());
+                            seen[0]++;
+                        }
+                    });
+                }
+                seg++;
+            }
+            return seg >= segs ? 0 : ((long) ep << SEGMENT_BITS) | seg;
+        } finally {
+            mapLock.readLock().unlock();
+        }
+    }
+
+    /** KEYS: visits every live key. The visitor must not call back into this keyspace. */
+    public void forEachLiveKey(java.util.function.Consumer<byte[]> visitor) {
+        mapLock.readLock().lock();
+        try {
+            long now = clock.nowMillis();
+            map().forEachEntry(e -> {
+                if (!ValueHeader.isExpired(e.value().get(), now)) {
+                    visitor.accept(e.key().get().clone());
+                }
+            });
+        } finally {
+            mapLock.readLock().unlock();
+        }
     }
 
     @Override
     public void close() {
         lockAll();
         try {
+            closed = true;
             file.close();
         } finally {
             unlockAll();

@@ -50,7 +50,7 @@ public final class Store implements Closeable {
     private final FileLock lock;
     private final boolean recovered;
     private final Map<String, Keyspace> open = new ConcurrentHashMap<>();
-    private volatile ExpiryListener expiryListener = ExpiryListener.NONE;
+    private final ExpiryListener expiryListener;
     private volatile boolean closed;
 
     /** Thrown when another process holds the data directory. */
@@ -63,7 +63,8 @@ public final class Store implements Closeable {
         }
     }
 
-    private Store(Path dir, Clock clock, FileChannel ch, FileLock lock, boolean recovered) {
+    private Store(Path dir, Clock clock, FileChannel ch, FileLock lock, boolean recovered, ExpiryListener l) {
+        this.expiryListener = l == null ? ExpiryListener.NONE : l;
         this.dir = dir;
         this.clock = clock;
         this.lockChannel = ch;
@@ -72,6 +73,14 @@ public final class Store implements Closeable {
     }
 
     public static Store open(Path dir, Clock clock) {
+        return open(dir, clock, ExpiryListener.NONE);
+    }
+
+    /**
+     * Opens the data directory; every persisted deadline (and every later one) is reported to
+     * {@code expiry}, so an expiry index can be rebuilt from the value headers on start.
+     */
+    public static Store open(Path dir, Clock clock, ExpiryListener expiry) {
         try {
             Files.createDirectories(dir);
             FileChannel ch = FileChannel.open(dir.resolve("cajon.lock"), StandardOpenOption.CREATE,
@@ -88,7 +97,7 @@ public final class Store implements Closeable {
             }
             Path running = dir.resolve("cajon.running");
             boolean unclean = Files.exists(running);
-            Store s = new Store(dir, clock, ch, lock, unclean);
+            Store s = new Store(dir, clock, ch, lock, unclean, expiry);
             try {
                 if (unclean) {
                     log.warn("{} was not closed cleanly: recovering every keyspace", dir.toAbsolutePath());
@@ -116,7 +125,7 @@ public final class Store implements Closeable {
                         Matcher m = DB_DIR.matcher(db.getFileName().toString());
                         if (m.matches() && dev.cajon.storage.chronicle.MapFile.exists(db)) {
                             String key = key(app.getFileName().toString(), Integer.parseInt(m.group(1)));
-                            open.put(key, Keyspace.open(db, key, clock, recover));
+                            open.put(key, Keyspace.open(db, key, clock, recover, expiryListener));
                         }
                     }
                 }
@@ -151,11 +160,8 @@ public final class Store implements Closeable {
         if (ks != null) {
             return ks;
         }
-        return open.computeIfAbsent(k, kk -> {
-            Keyspace n = Keyspace.open(dir.resolve(app).resolve("db" + db), kk, clock, false);
-            n.setExpiryListener(expiryListener);
-            return n;
-        });
+        return open.computeIfAbsent(k, kk -> Keyspace.open(dir.resolve(app).resolve("db" + db), kk, clock, false,
+                expiryListener));
     }
 
     /** The keyspace of (app, db) if it has been opened or exists on disk, else null. */
@@ -179,11 +185,6 @@ public final class Store implements Closeable {
     /** Every open keyspace. */
     public List<Keyspace> keyspaces() {
         return new ArrayList<>(open.values());
-    }
-
-    public void setExpiryListener(ExpiryListener l) {
-        this.expiryListener = l;
-        open.values().forEach(ks -> ks.setExpiryListener(l));
     }
 
     @Override

@@ -8,6 +8,7 @@ import dev.cajon.server.command.ArgCursor;
 import dev.cajon.server.command.CommandError;
 import dev.cajon.server.command.CommandTable;
 import dev.cajon.server.command.Ctx;
+import dev.cajon.server.command.Glob;
 import dev.cajon.storage.Keyspace;
 import dev.cajon.storage.OpStatus;
 import java.util.Arrays;
@@ -102,6 +103,80 @@ public final class KeyFamily {
         }
     }
 
+    /** Redis's parseScanCursorOrReply: an unsigned 64-bit decimal, as strtoul reads it. */
+    static long parseCursor(byte[] b) {
+        String s = new String(b, java.nio.charset.StandardCharsets.ISO_8859_1);
+        if (s.isEmpty()) {
+            return 0; // strtoul("") is 0 with nothing left over
+        }
+        boolean neg = s.charAt(0) == '-';
+        String body = neg || s.charAt(0) == '+' ? s.substring(1) : s;
+        if (body.isEmpty() || body.charAt(0) < '0' || body.charAt(0) > '9') {
+            throw new CommandError(RedisErrors.INVALID_CURSOR);
+        }
+        try {
+            long v = Long.parseUnsignedLong(body);
+            return neg ? -v : v;
+        } catch (NumberFormatException e) {
+            throw new CommandError(RedisErrors.INVALID_CURSOR);
+        }
+    }
+
+    /** SCAN cursor [MATCH pattern] [COUNT count] [TYPE type]. */
+    static void scan(Ctx c) {
+        long cursor = parseCursor(c.arg(1));
+        long count = 10;
+        byte[] pattern = null;
+        byte[] type = null;
+        for (int i = 2; i < c.argc(); ) {
+            int left = c.argc() - i;
+            if (ArgCursor.is(c.arg(i), "count") && left >= 2) {
+                count = ArgCursor.parseLong(c.arg(i + 1));
+                if (count < 1) {
+                    throw new CommandError(RedisErrors.SYNTAX);
+                }
+                i += 2;
+            } else if (ArgCursor.is(c.arg(i), "match") && left >= 2) {
+                pattern = c.arg(i + 1);
+                if (pattern.length == 1 && pattern[0] == '*') {
+                    pattern = null;
+                }
+                i += 2;
+            } else if (ArgCursor.is(c.arg(i), "type") && left >= 2) {
+                type = c.arg(i + 1);
+                i += 2;
+            } else {
+                throw new CommandError(RedisErrors.SYNTAX);
+            }
+        }
+        boolean typeOk = type == null || ArgCursor.is(type, "string");
+        java.util.List<byte[]> keys = new java.util.ArrayList<>();
+        byte[] pat = pattern;
+        long next = c.keyspace().scan(cursor, (int) Math.min(count, Integer.MAX_VALUE), k -> {
+            if (typeOk && (pat == null || Glob.matches(pat, k))) {
+                keys.add(k);
+            }
+        });
+        c.arrayHeader(2);
+        c.bulk(Long.toUnsignedString(next));
+        c.arrayHeader(keys.size());
+        keys.forEach(c::bulk);
+    }
+
+    /** KEYS pattern: every live key matching the glob. */
+    static void keys(Ctx c) {
+        byte[] pattern = c.arg(1);
+        boolean all = pattern.length == 1 && pattern[0] == '*';
+        java.util.List<byte[]> keys = new java.util.ArrayList<>();
+        c.keyspace().forEachLiveKey(k -> {
+            if (all || Glob.matches(pattern, k)) {
+                keys.add(k);
+            }
+        });
+        c.arrayHeader(keys.size());
+        keys.forEach(c::bulk);
+    }
+
     public static void register(CommandTable t) {
         t.register(cmd("del", -2, "write", 1, -1, 1, "generic", "1.0.0", "Delete a key", KeyFamily::del));
         t.register(cmd("unlink", -2, "write fast", 1, -1, 1, "generic", "4.0.0", "Delete a key asynchronously in another thread. Otherwise it is just as DEL, but non blocking.", KeyFamily::del));
@@ -111,6 +186,8 @@ public final class KeyFamily {
         t.register(cmd("rename", 3, "write", 1, 2, 1, "generic", "1.0.0", "Rename a key", KeyFamily::rename));
         t.register(cmd("renamenx", 3, "write fast", 1, 2, 1, "generic", "1.0.0", "Rename a key, only if the new key does not exist", KeyFamily::renamenx));
         t.register(cmd("copy", -3, "write denyoom", 1, 2, 1, "generic", "6.2.0", "Copy a key", KeyFamily::copy));
+        t.register(cmd("scan", -2, "readonly", 0, 0, 0, "generic", "2.8.0", "Incrementally iterate the keys space", KeyFamily::scan));
+        t.register(cmd("keys", 2, "readonly", 0, 0, 0, "generic", "1.0.0", "Find all keys matching the given pattern", KeyFamily::keys));
         t.register(cmd("randomkey", 1, "readonly", 0, 0, 0, "generic", "1.0.0", "Return a random key from the keyspace", KeyFamily::randomkey));
     }
 }

@@ -352,7 +352,7 @@ public final class ServerFamily {
             long keys = ks.size();
             if (keys > 0) {
                 sb.append("db").append(db).append(":keys=").append(keys).append(",expires=")
-                        .append(ks.volatileSize()).append(",avg_ttl=0\r\n");
+                        .append(ks.volatileSize()).append(",avg_ttl=").append(ks.averageTtl()).append("\r\n");
             }
         });
     }

@@ -129,12 +129,12 @@ public final class MapFile implements Closeable {
         Path p = dir.resolve(fileName(generation, ents, avgKey, avgValue));
         Path tmp = p.resolveSibling(p.getFileName() + ".tmp");
         Files.deleteIfExists(tmp);
-        ChronicleMap<byte[], byte[]> m = builder(ents, avgKey, avgValue).createPersistedTo(tmp.toFile());
+        builder(ents, avgKey, avgValue).createPersistedTo(tmp.toFile()).close();
         Files.move(tmp, p, StandardCopyOption.ATOMIC_MOVE);
         gen = generation;
         entries = ents;
         file = p;
-        map = m;
+        map = reopenRenamed(p, ents, avgKey, avgValue);
     }
 
     /**
@@ -158,8 +158,9 @@ public final class MapFile implements Closeable {
                     next.put(k, v);
                 }
             });
+            next.close();
             Files.move(tmp, p, StandardCopyOption.ATOMIC_MOVE);
-            map = next;
+            map = reopenRenamed(p, newEntries, avgKey, avgValue);
             gen = nextGen;
             entries = newEntries;
             file = p;
@@ -169,6 +170,16 @@ public final class MapFile implements Closeable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Opens a generation that was just renamed from its {@code .tmp} name. A map must never stay
+     * open across the rename: Chronicle keeps the path it was opened with and uses it again
+     * whenever it maps another tier bulk, which then fails with NoSuchFileException.
+     */
+    private ChronicleMap<byte[], byte[]> reopenRenamed(Path p, long ents, int avgKey, int avgValue)
+            throws IOException {
+        return builder(ents, avgKey, avgValue).createPersistedTo(p.toFile());
     }
 
     /** Replaces the map with an empty generation 1 of the initial size (FLUSHDB). */

@@ -1,0 +1,343 @@
+package dev.cajon.storage.expiry;
+
+import dev.cajon.storage.Clock;
+import dev.cajon.storage.ExpiryListener;
+import dev.cajon.storage.Keyspace;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A hierarchical timing wheel with millisecond resolution that reclaims expired keys on time,
+ * whether or not anybody reads them.
+ *
+ * <h2>Shape</h2>
+ * Level 0 has 256 slots of 1 ms; levels 1 to 5 have 64 slots each, every slot as wide as a whole
+ * turn of the level below (256 ms, 16.4 s, 17.5 min, 18.6 h, 49.7 days), so the wheel spans 8.7
+ * years; later deadlines park in the last slot and are re-filed when it comes round. A deadline
+ * {@code d} is filed at the lowest level whose span still reaches it, in slot
+ * {@code (d / width) mod slots}. When time crosses a slot boundary of level {@code i >= 1}, that
+ * slot is emptied into the levels below ("cascade"); a level-0 slot fires when its millisecond
+ * comes. Cascading is what keeps every operation O(1): each record moves down at most five times.
+ *
+ * <h2>No heap object per key</h2>
+ * A slot is a growable {@code byte[]} of packed records {@code [keyspace id: 4][deadline: 8]
+ * [key length: 4][key]}: 16 bytes plus the key, with no per-key object for the GC to trace.
+ *
+ * <h2>Renewal and cancellation are lazy</h2>
+ * Nothing is ever removed from a slot. When a record fires, the keyspace checks under the key's
+ * lock whether the key is still expired ({@link Keyspace#reclaimIfDue}); if it was renewed the
+ * record is re-filed at the new deadline, if it was persisted or deleted the record is dropped.
+ * To keep renewals from piling up records, {@link #deadlineSet} files nothing when the key already
+ * had an earlier deadline: that earlier record will fire first and re-file itself. So a sliding
+ * session renewed on every message keeps exactly one record.
+ *
+ * <h2>Threads</h2>
+ * Writers file records under the wheel lock while holding a key's stripe lock. {@link #advance}
+ * detaches due slots under the wheel lock and reclaims keys after releasing it, so the two locks
+ * are never taken in the opposite order.
+ */
+public final class ExpiryWheel implements ExpiryListener {
+    static final int L0_BITS = 8;
+    static final int LN_BITS = 6;
+    static final int LEVELS = 6;
+    private static final int RECORD_HEADER = 16;
+
+    private final Clock clock;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final byte[][][] slots = new byte[LEVELS][][];
+    private final int[][] fill = new int[LEVELS][];
+    private final long[] width = new long[LEVELS];
+    private final long[] span = new long[LEVELS];
+    private final int[] records = new int[LEVELS];
+    /** Keyspaces by id, copy-on-write so the reclaiming loop reads it without the lock. */
+    private volatile Keyspace[] keyspaces = new Keyspace[0];
+    /** Every deadline up to and including this millisecond has been processed. */
+    private long current;
+    private long scheduled;
+    private long bytes;
+    private final AtomicLong reclaimed = new AtomicLong();
+    private final AtomicLong lagMax = new AtomicLong();
+
+    public ExpiryWheel(Clock clock) {
+        this.clock = clock;
+        this.current = clock.nowMillis();
+        long w = 1;
+        for (int i = 0; i < LEVELS; i++) {
+            int n = i == 0 ? 1 << L0_BITS : 1 << LN_BITS;
+            slots[i] = new byte[n][];
+            fill[i] = new int[n];
+            width[i] = w;
+            span[i] = w * n;
+            w = span[i];
+        }
+    }
+
+    // ------------------------------------------------------------------ filing
+
+    @Override
+    public void deadlineSet(Keyspace ks, byte[] key, long oldAt, long newAt) {
+        if (oldAt > 0 && oldAt <= newAt) {
+            return; // the earlier record fires first and re-files itself at the new deadline
+        }
+        lock.lock();
+        try {
+            file(idOf(ks), key, 0, key.length, newAt);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private int idOf(Keyspace ks) {
+        int id = ks.id();
+        Keyspace[] cur = keyspaces;
+        if (id >= cur.length || cur[id] != ks) {
+            Keyspace[] next = java.util.Arrays.copyOf(cur, Math.max(cur.length, id + 1));
+            next[id] = ks;
+            keyspaces = next;
+        }
+        return id;
+    }
+
+    /** Files one record; the caller holds the lock. A deadline already due goes to the next tick. */
+    private void file(int ks, byte[] key, int off, int len, long at) {
+        long delta = at - current;
+        int level;
+        int slot;
+        if (delta < span[0]) {
+            long t = delta <= 0 ? current + 1 : at;
+            level = 0;
+            slot = (int) (t & (span[0] - 1));
+        } else {
+            level = 1;
+            while (level < LEVELS - 1 && delta >= span[level]) {
+                level++;
+            }
+            long t = delta >= span[level] ? current + span[level] - 1 : at;
+            slot = (int) ((t / width[level]) & ((1 << LN_BITS) - 1));
+        }
+        append(level, slot, ks, key, off, len, at);
+    }
+
+    private void append(int level, int slot, int ks, byte[] key, int off, int len, long at) {
+        byte[] b = slots[level][slot];
+        int f = fill[level][slot];
+        int need = f + RECORD_HEADER + len;
+        if (b == null || need > b.length) {
+            int cap = Math.max(need, b == null ? 64 : b.length + (b.length >> 1));
+            byte[] nb = new byte[cap];
+            if (b != null) {
+                System.arraycopy(b, 0, nb, 0, f);
+                bytes -= b.length;
+            }
+            bytes += cap;
+            slots[level][slot] = nb;
+            b = nb;
+        }
+        putInt(b, f, ks);
+        putLong(b, f + 4, at);
+        putInt(b, f + 12, len);
+        System.arraycopy(key, off, b, f + RECORD_HEADER, len);
+        fill[level][slot] = need;
+        records[level]++;
+        scheduled++;
+    }
+
+    // ------------------------------------------------------------------ advancing
+
+    /**
+     * Processes every deadline up to the clock's now: cascades and fires due slots, then reclaims
+     * their keys. Returns the number of keys reclaimed. Called by the reaper thread (or by tests,
+     * after moving a manual clock).
+     */
+    public int advance() {
+        long target = clock.nowMillis();
+        int n = 0;
+        for (;;) {
+            List<byte[]> due = new ArrayList<>();
+            List<Integer> dueFill = new ArrayList<>();
+            lock.lock();
+            try {
+                collectDue(target, due, dueFill, 4096);
+            } finally {
+                lock.unlock();
+            }
+            if (due.isEmpty()) {
+                return n;
+            }
+            for (int i = 0; i < due.size(); i++) {
+                n += reclaim(due.get(i), dueFill.get(i), target);
+            }
+        }
+    }
+
+    /**
+     * Moves time forward toward {@code target}, detaching fired level-0 slots into {@code due}
+     * until about {@code budget} records are collected (so the lock is never held for long).
+     */
+    private void collectDue(long target, List<byte[]> due, List<Integer> dueFill, int budget) {
+        int collected = 0;
+        while (current < target && collected < budget) {
+            if (scheduled == 0) {
+                current = target;
+                return;
+            }
+            int lowest = 0;
+            while (lowest < LEVELS && records[lowest] == 0) {
+                lowest++;
+            }
+            long next;
+            if (lowest == 0) {
+                next = current + 1;
+            } else {
+                // nothing below `lowest`: jump to the next boundary where it cascades
+                next = Math.min(target, (current / width[lowest] + 1) * width[lowest]);
+                if (next < current + 1) {
+                    next = current + 1;
+                }
+            }
+            current = next;
+            cascadeAt(current);
+            int s = (int) (current & (span[0] - 1));
+            byte[] b = slots[0][s];
+            if (b != null && fill[0][s] > 0) {
+                int f = fill[0][s];
+                int count = countRecords(b, f);
+                due.add(b);
+                dueFill.add(f);
+                collected += count;
+                records[0] -= count;
+                scheduled -= count;
+                bytes -= b.length;
+                slots[0][s] = null;
+                fill[0][s] = 0;
+            }
+        }
+    }
+
+    /** At a level boundary, empties the slots of every level whose boundary this is, top down. */
+    private void cascadeAt(long t) {
+        int top = 0;
+        for (int i = 1; i < LEVELS; i++) {
+            if (t % width[i] == 0) {
+                top = i;
+            } else {
+                break;
+            }
+        }
+        for (int i = top; i >= 1; i--) {
+            int s = (int) ((t / width[i]) & ((1 << LN_BITS) - 1));
+            byte[] b = slots[i][s];
+            int f = fill[i][s];
+            if (b == null || f == 0) {
+                continue;
+            }
+            slots[i][s] = null;
+            fill[i][s] = 0;
+            bytes -= b.length;
+            int count = countRecords(b, f);
+            records[i] -= count;
+            scheduled -= count;
+            for (int p = 0; p < f; ) {
+                int ks = getInt(b, p);
+                long at = getLong(b, p + 4);
+                int len = getInt(b, p + 12);
+                file(ks, b, p + RECORD_HEADER, len, at);
+                p += RECORD_HEADER + len;
+            }
+        }
+    }
+
+    private static int countRecords(byte[] b, int f) {
+        int n = 0;
+        for (int p = 0; p < f; p += RECORD_HEADER + getInt(b, p + 12)) {
+            n++;
+        }
+        return n;
+    }
+
+    /** Reclaims the keys of one fired slot; re-files those that were renewed. */
+    private int reclaim(byte[] b, int f, long now) {
+        int n = 0;
+        for (int p = 0; p < f; ) {
+            int ksId = getInt(b, p);
+            long at = getLong(b, p + 4);
+            int len = getInt(b, p + 12);
+            byte[] key = new byte[len];
+            System.arraycopy(b, p + RECORD_HEADER, key, 0, len);
+            p += RECORD_HEADER + len;
+            Keyspace[] all = keyspaces;
+            Keyspace ks = ksId < all.length ? all[ksId] : null;
+            if (ks == null || ks.isClosed()) {
+                continue;
+            }
+            long r = ks.reclaimIfDue(key);
+            if (r == Keyspace.RECLAIMED) {
+                n++;
+                reclaimed.incrementAndGet();
+                long lag = now - at;
+                lagMax.accumulateAndGet(lag, Math::max);
+            } else if (r > 0) {
+                lock.lock();
+                try {
+                    file(ksId, key, 0, len, r);
+                } finally {
+                    lock.unlock();
+                }
+            }
+        }
+        return n;
+    }
+
+    // ------------------------------------------------------------------ introspection
+
+    /** Records currently filed (renewed keys may briefly count twice). */
+    public long scheduled() {
+        lock.lock();
+        try {
+            return scheduled;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Bytes of slot arrays currently allocated (the wheel's whole per-key memory). */
+    public long bytes() {
+        lock.lock();
+        try {
+            return bytes;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public long reclaimedCount() {
+        return reclaimed.get();
+    }
+
+    /** The largest gap seen between a key's deadline and its reclamation, in ms. */
+    public long maxLagMillis() {
+        return lagMax.get();
+    }
+
+    private static void putInt(byte[] b, int off, int v) {
+        b[off] = (byte) (v >>> 24);
+        b[off + 1] = (byte) (v >>> 16);
+        b[off + 2] = (byte) (v >>> 8);
+        b[off + 3] = (byte) v;
+    }
+
+    private static int getInt(byte[] b, int off) {
+        return (b[off] & 0xFF) << 24 | (b[off + 1] & 0xFF) << 16 | (b[off + 2] & 0xFF) << 8 | (b[off + 3] & 0xFF);
+    }
+
+    private static void putLong(byte[] b, int off, long v) {
+        putInt(b, off, (int) (v >>> 32));
+        putInt(b, off + 4, (int) v);
+    }
+
+    private static long getLong(byte[] b, int off) {
+        return ((long) getInt(b, off) << 32) | (getInt(b, off + 4) & 0xFFFFFFFFL);
+    }
+}
