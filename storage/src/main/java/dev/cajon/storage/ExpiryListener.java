@@ -1,16 +1,13 @@
 package dev.cajon.storage;
 
 /**
- * Told about every deadline a keyspace persists, so that an expiry index (the wheel) can reclaim
- * the key on time. Called while the key's stripe lock is held: implementations must be quick and
- * must not call back into the keyspace.
+ * Receives the expiry records a keyspace files: "look at this key at time {@code at}". Called
+ * while the key's stripe lock is held: implementations must be quick and must not call back into
+ * the keyspace. The keyspace decides when a record is needed (see {@code Keyspace.put}); the
+ * listener (the expiry wheel) only files it.
  */
 public interface ExpiryListener {
-    ExpiryListener NONE = (keyspace, key, oldAt, newAt) -> { };
+    ExpiryListener NONE = (keyspace, key, at) -> { };
 
-    /**
-     * @param oldAt the key's previous deadline, or a value &lt;= 0 when it had none (or did not exist)
-     * @param newAt the new deadline in epoch ms
-     */
-    void deadlineSet(Keyspace keyspace, byte[] key, long oldAt, long newAt);
+    void file(Keyspace keyspace, byte[] key, long at);
 }

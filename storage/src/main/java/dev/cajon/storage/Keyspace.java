@@ -125,7 +125,7 @@ public final class Keyspace implements Closeable {
             if (at != ValueHeader.NO_EXPIRY) {
                 count[1]++;
                 count[2] += at - DEADLINE_BASE;
-                expiryListener.deadlineSet(this, e.key().get(), ValueHeader.NO_EXPIRY, at);
+                expiryListener.file(this, e.key().get(), ValueHeader.wheelAt(v));
             }
             if (ValueHeader.isBlob(v)) {
                 liveBlobs.add(ValueHeader.blobId(v));
@@ -274,7 +274,7 @@ public final class Keyspace implements Closeable {
             int avgValue = (int) Math.max(8, Math.min(ValueHeader.headerLength(0) + BLOB_THRESHOLD,
                     valueBytes.sum() / n + 1));
             long now = clock.nowMillis();
-            long[] kept = new long[2];
+            long[] kept = new long[3];
             List<Long> deadBlobs = new ArrayList<>();
             file.grow(target, avgKey, avgValue, (k, v) -> {
                 if (ValueHeader.isExpired(v, now)) {
@@ -285,13 +285,16 @@ public final class Keyspace implements Closeable {
                     return false;
                 }
                 kept[0]++;
-                if (ValueHeader.expireAt(v) != ValueHeader.NO_EXPIRY) {
+                long at = ValueHeader.expireAt(v);
+                if (at != ValueHeader.NO_EXPIRY) {
                     kept[1]++;
+                    kept[2] += at - DEADLINE_BASE;
                 }
                 return true;
             });
             keys.set(kept[0]);
             volatileKeys.set(kept[1]);
+            deadlineSum.set(kept[2]);
             epoch++;
             deadBlobs.forEach(blobs::delete);
         } finally {
@@ -328,8 +331,32 @@ public final class Keyspace implements Closeable {
         }
     }
 
-    /** Writes {@code stored} over {@code old} (null when the key is new) and keeps the counts. */
+    /**
+     * Writes {@code stored} over {@code old} (null when the key is new), keeps the counts, and
+     * keeps the expiry wheel's invariant: a key with a deadline has exactly one valid wheel record,
+     * the one filed for the time its header's wheel-at names, and that time is not after the
+     * deadline. Other records for the key are stale and are dropped when they fire.
+     * <ul>
+     *   <li>The valid record fires no later than the new deadline (an extension, or an unchanged
+     *       deadline): nothing is filed and the wheel-at is carried over. When it fires, the
+     *       record re-files itself at the then-current deadline. A sliding session keeps one
+     *       record however often it is renewed.</li>
+     *   <li>Otherwise (a new TTL, or a shortened one) a record is filed at the new deadline and
+     *       becomes the valid one; an earlier record, if any, is now stale.</li>
+     * </ul>
+     */
     private void put(byte[] key, byte[] stored, byte[] old) {
+        long oldWheel = old == null ? ValueHeader.NO_EXPIRY : ValueHeader.wheelAt(old);
+        long newAt = ValueHeader.expireAt(stored);
+        boolean fileRecord = false;
+        if (newAt != ValueHeader.NO_EXPIRY) {
+            if (oldWheel != ValueHeader.NO_EXPIRY && oldWheel <= newAt) {
+                stored = ValueHeader.withWheelAt(stored, oldWheel);
+            } else {
+                stored = ValueHeader.withWheelAt(stored, newAt);
+                fileRecord = true;
+            }
+        }
         try {
             map().put(key, stored);
         } catch (IllegalStateException | IllegalArgumentException e) {
@@ -351,8 +378,8 @@ public final class Keyspace implements Closeable {
         keyBytes.add(key.length);
         valueBytes.add(stored.length);
         puts.increment();
-        if (isVolatile && oldAt != at) {
-            expiryListener.deadlineSet(this, key, oldAt, at);
+        if (fileRecord) {
+            expiryListener.file(this, key, at);
         }
     }
 
@@ -785,8 +812,10 @@ public final class Keyspace implements Closeable {
         int segs = m.segments();
         ThreadLocalRandom rnd = ThreadLocalRandom.current();
         for (int attempt = 0; attempt < 4 * segs + 16 && keys.get() > 0; attempt++) {
-            byte[] k = randomKeyIn(m, rnd.nextInt(segs), rnd);
-            if (k != null && exists(k)) {
+            // liveness is judged from the entry itself: calling a locked operation here could
+            // start a growth, which needs the map lock this walk holds shared
+            byte[] k = randomKeyIn(m, rnd.nextInt(segs), rnd, clock.nowMillis());
+            if (k != null) {
                 return k;
             }
         }
@@ -803,7 +832,7 @@ public final class Keyspace implements Closeable {
         return found[0];
     }
 
-    private static byte[] randomKeyIn(ChronicleMap<byte[], byte[]> m, int seg, ThreadLocalRandom rnd) {
+    private static byte[] randomKeyIn(ChronicleMap<byte[], byte[]> m, int seg, ThreadLocalRandom rnd, long now) {
         try (var ctx = m.segmentContext(seg)) {
             long n = ctx.size();
             if (n == 0) {
@@ -813,7 +842,9 @@ public final class Keyspace implements Closeable {
             byte[][] out = new byte[1][];
             ctx.forEachSegmentEntryWhile(e -> {
                 if (skip[0]-- == 0) {
-                    out[0] = e.key().get().clone();
+                    if (!ValueHeader.isExpired(e.value().get(), now)) {
+                        out[0] = e.key().get().clone();
+                    }
                     return false;
                 }
                 return true;
@@ -896,28 +927,42 @@ public final class Keyspace implements Closeable {
     public static final long NOTHING_DUE = -1L;
 
     /**
-     * Deletes {@code key} if its deadline has passed. Used by the expiry wheel, which learns of
-     * deadlines without holding the key's lock; checking again under the lock makes a renewed or
-     * persisted key safe. Returns {@link #RECLAIMED}, {@link #NOTHING_DUE}, or the key's current
-     * (future) deadline when it was renewed.
+     * Called by the expiry wheel when a record filed for {@code key} at {@code recordAt} fires.
+     * The record is only acted on if it is the key's valid one (its time equals the header's
+     * wheel-at); stale records (the key was deleted, persisted, or its deadline shortened since)
+     * are dropped. A valid record deletes the key if its deadline has passed; if the deadline was
+     * extended, the header's wheel-at moves to the new deadline and that deadline is returned so
+     * the wheel re-files the record there. Returns {@link #RECLAIMED}, {@link #NOTHING_DUE} or the
+     * time to re-file at. Checking under the key's lock makes a concurrent renewal safe.
      */
-    public long reclaimIfDue(byte[] key) {
+    public long reclaimIfDue(byte[] key, long recordAt) {
         return locked(key, () -> {
             byte[] v = map().get(key);
             if (v == null) {
                 return NOTHING_DUE;
             }
             long at = ValueHeader.expireAt(v);
-            if (at == ValueHeader.NO_EXPIRY) {
+            if (at == ValueHeader.NO_EXPIRY || ValueHeader.wheelAt(v) != recordAt) {
                 return NOTHING_DUE;
             }
             if (at > clock.nowMillis()) {
+                try {
+                    map().put(key, ValueHeader.withWheelAt(v, at));
+                } catch (IllegalStateException | IllegalArgumentException e) {
+                    throw new CapacityExhausted(e);
+                }
                 return at;
             }
             removeStored(key, v);
             expired.increment();
             return RECLAIMED;
         });
+    }
+
+    /** {@link #reclaimIfDue(byte[], long)} for whatever record is valid (tests and tools). */
+    public long reclaimIfDue(byte[] key) {
+        byte[] v = locked(key, () -> map().get(key));
+        return v == null ? NOTHING_DUE : reclaimIfDue(key, ValueHeader.wheelAt(v));
     }
 
     // ------------------------------------------------------------------ whole keyspace

@@ -13,6 +13,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 import java.util.regex.Matcher;
@@ -52,6 +53,9 @@ public final class Store implements Closeable {
     private final Map<String, Keyspace> open = new ConcurrentHashMap<>();
     private final ExpiryListener expiryListener;
     private volatile boolean closed;
+    /** Data directories (real paths) held by a Store of this JVM. */
+    private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();
+    private volatile Path held;
 
     /** Thrown when another process holds the data directory. */
     public static final class DataDirLockedException extends RuntimeException {
@@ -81,8 +85,33 @@ public final class Store implements Closeable {
      * {@code expiry}, so an expiry index can be rebuilt from the value headers on start.
      */
     public static Store open(Path dir, Clock clock, ExpiryListener expiry) {
+        Path real;
         try {
             Files.createDirectories(dir);
+            real = dir.toRealPath();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        // Closing any channel on cajon.lock drops every POSIX lock this process holds on it, so a
+        // second open in this JVM is refused before it opens the lock file at all.
+        if (!HELD.add(real)) {
+            throw new DataDirLockedException(dir);
+        }
+        boolean opened = false;
+        try {
+            Store s = openLocked(dir, clock, expiry);
+            s.held = real;
+            opened = true;
+            return s;
+        } finally {
+            if (!opened) {
+                HELD.remove(real);
+            }
+        }
+    }
+
+    private static Store openLocked(Path dir, Clock clock, ExpiryListener expiry) {
+        try {
             FileChannel ch = FileChannel.open(dir.resolve("cajon.lock"), StandardOpenOption.CREATE,
                     StandardOpenOption.WRITE);
             FileLock lock;
@@ -206,6 +235,8 @@ public final class Store implements Closeable {
             lockChannel.close();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } finally {
+            HELD.remove(held);
         }
     }
 }

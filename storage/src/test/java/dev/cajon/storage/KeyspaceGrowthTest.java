@@ -125,6 +125,30 @@ class KeyspaceGrowthTest {
         }
     }
 
+    /**
+     * After growing on tiny values the next generation is sized for them; maximal values must
+     * still fit afterwards, by growing again if they have to.
+     */
+    @Test
+    void maximalValuesAfterGrowingOnTinyOnes() {
+        try (Store store = Store.open(dir, clock)) {
+            Keyspace ks = store.keyspace(Store.DEFAULT_APP, 0);
+            for (int i = 0; i < 40_000; i++) {
+                ks.set(b("t" + i), new byte[] {(byte) i}, SetCondition.ALWAYS, ValueHeader.NO_EXPIRY, false);
+            }
+            assertTrue(ks.generation() > 1);
+            for (int i = 0; i < 3000; i++) {
+                ks.set(key(i), TestData.pattern(Keyspace.BLOB_THRESHOLD - i % 3, i), SetCondition.ALWAYS,
+                        ValueHeader.NO_EXPIRY, false);
+            }
+            assertEquals(43_000, ks.size());
+            for (int i = 0; i < 3000; i++) {
+                assertArrayEquals(TestData.pattern(Keyspace.BLOB_THRESHOLD - i % 3, i), ks.get(key(i)).toBytes());
+            }
+            assertArrayEquals(new byte[] {(byte) 39_999}, ks.get(b("t39999")).toBytes());
+        }
+    }
+
     /** Growth copies live keys only: keys past their deadline (and their blobs) are dropped. */
     @Test
     void growthDropsExpiredKeys() {

@@ -83,6 +83,15 @@ class KeyspaceTest {
         }
 
         @Test
+        void aSliceReadsItsRange() {
+            set("k", "Hello World");
+            StringValue v = ks.get(b("k"));
+            assertEquals("World", str(v.slice(6, 5)));
+            assertEquals("", str(v.slice(0, 0)));
+            assertEquals("Hello World", str(v.slice(0, 11)));
+        }
+
+        @Test
         void missingKey() {
             assertNull(ks.get(b("nope")));
             assertEquals(0, ks.strlen(b("nope")));
@@ -227,24 +236,61 @@ class KeyspaceTest {
         }
 
         @Test
-        void reclaimIfExpiredOnlyTakesExpiredKeys() {
+        void reclaimIfDueOnlyTakesKeysWhoseDeadlineCame() {
             setWithDeadline("k", "v", T0 + 100);
-            assertFalse(ks.reclaimIfExpired(b("k")));
-            assertFalse(ks.reclaimIfExpired(b("missing")));
+            set("plain", "v");
+            assertEquals(T0 + 100, ks.reclaimIfDue(b("k")), "not due yet: the current deadline comes back");
+            assertEquals(Keyspace.NOTHING_DUE, ks.reclaimIfDue(b("missing")));
+            assertEquals(Keyspace.NOTHING_DUE, ks.reclaimIfDue(b("plain")));
+            assertEquals(2, ks.size());
             clock.advance(100);
-            assertTrue(ks.reclaimIfExpired(b("k")));
-            assertEquals(0, ks.size());
+            assertEquals(Keyspace.RECLAIMED, ks.reclaimIfDue(b("k")));
+            assertEquals(1, ks.size());
+            assertEquals(0, ks.volatileSize());
+            assertEquals(1, ks.expiredCount());
+            assertEquals(Keyspace.NOTHING_DUE, ks.reclaimIfDue(b("k")));
             assertEquals(1, ks.expiredCount());
         }
 
+        /**
+         * What the expiry wheel is asked to file: a record for each new TTL and each shortened
+         * one; extensions and unchanged deadlines file nothing (the valid record re-files itself).
+         */
         @Test
-        void expiryListenerHearsEveryDeadline() {
+        void expiryListenerIsAskedToFileOnlyNewAndShortenedDeadlines(@TempDir Path other) {
             List<String> heard = new java.util.ArrayList<>();
-            ks.setExpiryListener((space, key, at) -> heard.add(new String(key, StandardCharsets.UTF_8) + "@" + (at - T0)));
-            setWithDeadline("a", "v", T0 + 10);
-            set("b", "v");
-            ks.expireAt(b("b"), T0 + 20, ExpireCondition.NONE);
-            assertEquals(List.of("a@10", "b@20"), heard);
+            ExpiryListener l = (space, key, at) -> heard.add(new String(key, StandardCharsets.UTF_8)
+                    + "@" + (at - T0));
+            try (Store s = Store.open(other, clock, l)) {
+                Keyspace k = s.keyspace(Store.DEFAULT_APP, 0);
+                k.set(b("a"), b("1"), SetCondition.ALWAYS, T0 + 10, false);
+                k.set(b("b"), b("v"), SetCondition.ALWAYS, NO_EXPIRY, false);
+                k.expireAt(b("b"), T0 + 20, ExpireCondition.NONE);
+                k.expireAt(b("a"), T0 + 30, ExpireCondition.NONE);
+                k.incrBy(b("a"), 1);
+                k.set(b("a"), b("x"), SetCondition.ALWAYS, Keyspace.KEEP_TTL, false);
+                k.expireAt(b("a"), T0 + 30, ExpireCondition.NONE);
+                k.persist(b("b"));
+                k.rename(b("a"), b("c"), false);
+                k.expireAt(b("c"), T0 + 40, ExpireCondition.NONE);
+                k.expireAt(b("c"), T0 + 5, ExpireCondition.NONE);
+                assertEquals(List.of("a@10", "b@20", "c@30", "c@5"), heard);
+            }
+        }
+
+        @Test
+        void averageTtlOfVolatileKeys() {
+            assertEquals(0, ks.averageTtl());
+            set("plain", "v");
+            setWithDeadline("a", "v", T0 + 1000);
+            setWithDeadline("b", "v", T0 + 3000);
+            assertEquals(2000, ks.averageTtl());
+            clock.advance(500);
+            assertEquals(1500, ks.averageTtl());
+            ks.persist(b("b"));
+            assertEquals(500, ks.averageTtl());
+            ks.del(b("a"));
+            assertEquals(0, ks.averageTtl());
         }
 
         @Test
@@ -874,14 +920,78 @@ class KeyspaceTest {
         }
 
         @Test
-        void forEachLiveSeesLiveKeysWithDeadlines() {
+        void forEachLiveKeySkipsExpiredKeys() {
             set("a", "1");
             setWithDeadline("b", "2", T0 + 1000);
             setWithDeadline("c", "3", T0 + 10);
             clock.advance(10);
-            java.util.Map<String, Long> seen = new java.util.TreeMap<>();
-            ks.forEachLive((k, at) -> seen.put(new String(k, StandardCharsets.UTF_8), at));
-            assertEquals(java.util.Map.of("a", NO_EXPIRY, "b", T0 + 1000), seen);
+            Set<String> seen = new java.util.TreeSet<>();
+            ks.forEachLiveKey(k -> seen.add(new String(k, StandardCharsets.UTF_8)));
+            assertEquals(Set.of("a", "b"), seen);
+        }
+
+        private List<String> scanAll(int count) {
+            List<String> out = new java.util.ArrayList<>();
+            long cursor = 0;
+            int calls = 0;
+            do {
+                cursor = ks.scan(cursor, count, k -> out.add(new String(k, StandardCharsets.UTF_8)));
+                assertTrue(++calls < 100_000, "scan terminates");
+            } while (cursor != 0);
+            return out;
+        }
+
+        @Test
+        void scanVisitsEveryLiveKeyOnce() {
+            assertEquals(List.of(), scanAll(10));
+            for (int i = 0; i < 5000; i++) {
+                set("k" + i, "v");
+            }
+            setWithDeadline("dead", "v", T0 + 1);
+            clock.advance(1);
+            for (int count : new int[] {1, 10, 1000, 100_000}) {
+                List<String> seen = scanAll(count);
+                assertEquals(5000, seen.size(), "count " + count);
+                assertEquals(5000, new HashSet<>(seen).size(), "no duplicates without growth, count " + count);
+                assertFalse(seen.contains("dead"));
+            }
+        }
+
+        @Test
+        void scanAcrossGrowthMissesNoKey() {
+            for (int i = 0; i < 10_000; i++) {
+                set("old" + i, "v");
+            }
+            Set<String> seen = new HashSet<>();
+            long cursor = ks.scan(0, 100, k -> seen.add(new String(k, StandardCharsets.UTF_8)));
+            assertTrue(cursor != 0);
+            int gen = ks.generation();
+            for (int i = 0; i < 30_000; i++) {
+                set("new" + i, "v");
+            }
+            assertTrue(ks.generation() > gen, "the map was replaced mid-scan");
+            while (cursor != 0) {
+                cursor = ks.scan(cursor, 100, k -> seen.add(new String(k, StandardCharsets.UTF_8)));
+            }
+            for (int i = 0; i < 10_000; i++) {
+                assertTrue(seen.contains("old" + i), "old" + i);
+            }
+        }
+
+        @Test
+        void aCursorFromBeforeAFlushRestarts() {
+            for (int i = 0; i < 3000; i++) {
+                set("k" + i, "v");
+            }
+            long cursor = ks.scan(0, 10, k -> { });
+            assertTrue(cursor != 0);
+            ks.flush();
+            set("after", "v");
+            List<String> seen = new java.util.ArrayList<>();
+            while (cursor != 0) {
+                cursor = ks.scan(cursor, 10, k -> seen.add(new String(k, StandardCharsets.UTF_8)));
+            }
+            assertEquals(List.of("after"), seen);
         }
     }
 

@@ -96,6 +96,16 @@ class LargeValueTest {
     }
 
     @Test
+    void aSliceOfABlobReadsItsRange() {
+        byte[] v = pattern(MIB, 26);
+        set("k", v);
+        StringValue slice = ks.get(b("k")).slice(MIB - 100, 50);
+        assertTrue(slice.isBlob());
+        assertEquals(50, slice.length());
+        assertArrayEquals(Arrays.copyOfRange(v, MIB - 100, MIB - 50), slice.toBytes());
+    }
+
+    @Test
     void appendOntoABlob() {
         byte[] first = pattern(MIB, 5);
         byte[] more = pattern(1000, 6);

@@ -8,14 +8,18 @@ package dev.cajon.storage.chronicle;
  * offset 0  layout version   (1 byte)  = {@link #LAYOUT_V1}
  * offset 1  type             (1 byte)  {@link #TYPE_STRING}
  * offset 2  encoding         (1 byte)  {@link #ENC_RAW} | {@link #ENC_BLOB}
- * offset 3  flags            (1 byte)  bit 0 = {@link #FLAG_EXPIRES}
+ * offset 3  flags            (1 byte)  bit 0 = {@link #FLAG_EXPIRES}, bit 1 = {@link #FLAG_WHEEL_AT}
  * offset 4  expire-at        (8 bytes, big-endian epoch millis) only when FLAG_EXPIRES is set
+ * then      wheel-at         (8 bytes) only when FLAG_WHEEL_AT is set (always with FLAG_EXPIRES):
+ *                            the time of the key's one valid expiry-wheel record, when it is
+ *                            earlier than expire-at (the deadline was extended since it was filed)
  * then      payload
  *             ENC_RAW : the value bytes
  *             ENC_BLOB: blob id (8 bytes) + length (8 bytes); the bytes live in a blob file
  * </pre>
  *
- * Keys without a TTL pay 4 bytes of header; keys with one pay 12.
+ * Keys without a TTL pay 4 bytes of header; keys with one pay 12 (20 while an extension is pending
+ * in the expiry wheel).
  */
 public final class ValueHeader {
     public static final byte LAYOUT_V1 = 1;
@@ -26,6 +30,7 @@ public final class ValueHeader {
     public static final byte ENC_BLOB = 1;
 
     public static final byte FLAG_EXPIRES = 1;
+    public static final byte FLAG_WHEEL_AT = 2;
 
     public static final long NO_EXPIRY = -1L;
 
@@ -42,7 +47,39 @@ public final class ValueHeader {
     }
 
     public static int headerLength(byte[] stored) {
-        return (stored[3] & FLAG_EXPIRES) != 0 ? BASE_LEN + EXPIRE_LEN : BASE_LEN;
+        int f = stored[3];
+        return BASE_LEN + ((f & FLAG_EXPIRES) != 0 ? EXPIRE_LEN : 0) + ((f & FLAG_WHEEL_AT) != 0 ? EXPIRE_LEN : 0);
+    }
+
+    /**
+     * When the expiry wheel's record for this key fires: the wheel-at field if present, else the
+     * deadline itself ({@link #NO_EXPIRY} without a TTL).
+     */
+    public static long wheelAt(byte[] stored) {
+        return (stored[3] & FLAG_WHEEL_AT) != 0 ? getLong(stored, BASE_LEN + EXPIRE_LEN) : expireAt(stored);
+    }
+
+    /**
+     * The same value with its wheel-at set to {@code wheelAt} (dropped when it equals the
+     * deadline). Returns {@code stored} itself when nothing changes.
+     */
+    public static byte[] withWheelAt(byte[] stored, long wheelAt) {
+        long at = expireAt(stored);
+        boolean want = at != NO_EXPIRY && wheelAt != at;
+        boolean has = (stored[3] & FLAG_WHEEL_AT) != 0;
+        if (!want && !has) {
+            return stored;
+        }
+        int oldH = headerLength(stored);
+        int newH = BASE_LEN + EXPIRE_LEN + (want ? EXPIRE_LEN : 0);
+        byte[] out = new byte[newH + stored.length - oldH];
+        System.arraycopy(stored, 0, out, 0, BASE_LEN + EXPIRE_LEN);
+        out[3] = (byte) (want ? (stored[3] | FLAG_WHEEL_AT) : (stored[3] & ~FLAG_WHEEL_AT));
+        if (want) {
+            putLong(out, BASE_LEN + EXPIRE_LEN, wheelAt);
+        }
+        System.arraycopy(stored, oldH, out, newH, stored.length - oldH);
+        return out;
     }
 
     /** Encodes a raw string value. */

@@ -26,12 +26,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * [key length: 4][key]}: 16 bytes plus the key, with no per-key object for the GC to trace.
  *
  * <h2>Renewal and cancellation are lazy</h2>
- * Nothing is ever removed from a slot. When a record fires, the keyspace checks under the key's
- * lock whether the key is still expired ({@link Keyspace#reclaimIfDue}); if it was renewed the
- * record is re-filed at the new deadline, if it was persisted or deleted the record is dropped.
- * To keep renewals from piling up records, {@link #deadlineSet} files nothing when the key already
- * had an earlier deadline: that earlier record will fire first and re-file itself. So a sliding
- * session renewed on every message keeps exactly one record.
+ * Nothing is ever removed from a slot. The keyspace decides when to file: each key with a deadline
+ * has one valid record, whose time its value header records (wheel-at). An extension files
+ * nothing; the valid record fires first and, finding a later deadline under the key's lock
+ * ({@link Keyspace#reclaimIfDue}), is re-filed there. A shortened TTL files a new valid record;
+ * the old one is stale and is dropped when it fires, as are records of deleted or persisted keys.
+ * So a sliding session renewed on every message keeps exactly one record, and stale records live
+ * at most until their own time comes.
  *
  * <h2>Threads</h2>
  * Writers file records under the wheel lock while holding a key's stripe lock. {@link #advance}
@@ -77,13 +78,10 @@ public final class ExpiryWheel implements ExpiryListener {
     // ------------------------------------------------------------------ filing
 
     @Override
-    public void deadlineSet(Keyspace ks, byte[] key, long oldAt, long newAt) {
-        if (oldAt > 0 && oldAt <= newAt) {
-            return; // the earlier record fires first and re-files itself at the new deadline
-        }
+    public void file(Keyspace ks, byte[] key, long at) {
         lock.lock();
         try {
-            file(idOf(ks), key, 0, key.length, newAt);
+            file(idOf(ks), key, 0, key.length, at);
         } finally {
             lock.unlock();
         }
@@ -243,7 +241,13 @@ public final class ExpiryWheel implements ExpiryListener {
                 int ks = getInt(b, p);
                 long at = getLong(b, p + 4);
                 int len = getInt(b, p + 12);
-                file(ks, b, p + RECORD_HEADER, len, at);
+                if (at <= t) {
+                    // due this very millisecond, whose level-0 slot is collected right after the
+                    // cascade; file() would put it in the next one (it files due records there)
+                    append(0, (int) (t & (span[0] - 1)), ks, b, p + RECORD_HEADER, len, at);
+                } else {
+                    file(ks, b, p + RECORD_HEADER, len, at);
+                }
                 p += RECORD_HEADER + len;
             }
         }
@@ -272,7 +276,7 @@ public final class ExpiryWheel implements ExpiryListener {
             if (ks == null || ks.isClosed()) {
                 continue;
             }
-            long r = ks.reclaimIfDue(key);
+            long r = ks.reclaimIfDue(key, at);
             if (r == Keyspace.RECLAIMED) {
                 n++;
                 reclaimed.incrementAndGet();
