@@ -23,6 +23,11 @@ public final class Argv {
         return new Argv(a, false);
     }
 
+    /** Builds a command from raw byte arguments. */
+    public static Argv of(byte[]... args) {
+        return new Argv(args, false);
+    }
+
     /** Number of arguments, the command name included (Redis's argc). */
     public int argc() {
         return args.length;
@@ -41,9 +46,12 @@ public final class Argv {
         return inline;
     }
 
-    /** The argument as a string (for names and options, not for keys or values). */
+    /**
+     * The argument as a string, one char per byte (ISO-8859-1), so that writing it back with
+     * {@code Resp} reproduces the exact bytes. For names and options, not for keys or values.
+     */
     public String str(int i) {
-        return new String(args[i], StandardCharsets.UTF_8);
+        return new String(args[i], StandardCharsets.ISO_8859_1);
     }
 
     @Override

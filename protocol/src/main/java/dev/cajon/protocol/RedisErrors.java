@@ -11,6 +11,8 @@ public final class RedisErrors {
     public static final String SYNTAX = "ERR syntax error";
     public static final String INVALID_CURSOR = "ERR invalid cursor";
     public static final String NOT_INTEGER = "ERR value is not an integer or out of range";
+    public static final String NOT_INT32 =
+            "ERR value is out of range, value must between -2147483648 and 2147483647";
     public static final String NOT_FLOAT = "ERR value is not a valid float";
     public static final String OVERFLOW = "ERR increment or decrement would overflow";
     public static final String DECREMENT_OVERFLOW = "ERR decrement would overflow";
@@ -39,31 +41,43 @@ public final class RedisErrors {
         return "ERR invalid expire time in '" + command + "' command";
     }
 
-    /** Redis caps each quoted piece at 128 characters and puts a space after every argument. */
-    public static String unknownCommand(String name, Argv argv) {
+    /**
+     * Redis formats this with {@code %.128s} on C strings: each piece is cut at a NUL byte and
+     * at 128 bytes (the arguments together at 128), with a space after every argument.
+     */
+    public static String unknownCommand(Argv argv) {
         StringBuilder args = new StringBuilder();
         for (int i = 1; i < argv.argc() && args.length() < 128; i++) {
-            String a = argv.str(i);
             int room = 128 - args.length();
-            args.append('\'').append(a, 0, Math.min(a.length(), room)).append("' ");
+            args.append('\'').append(cstr(argv.arg(i), room)).append("' ");
         }
-        return "ERR unknown command '" + truncate(name, 128) + "', with args beginning with: " + args;
+        return "ERR unknown command '" + cstr(argv.arg(0), 128) + "', with args beginning with: " + args;
     }
 
-    public static String unsupportedOption(String opt) {
-        return "ERR Unsupported option " + opt;
-    }
-
-    public static String helloOption(String opt) {
-        return "ERR Syntax error in HELLO option '" + opt + "'";
-    }
-
-    public static String unknownSubcommand(String sub, String command) {
-        return "ERR unknown subcommand '" + truncate(sub, 128) + "'. Try " + command.toUpperCase(java.util.Locale.ROOT)
+    public static String unknownSubcommand(byte[] sub, String command) {
+        return "ERR unknown subcommand '" + cstr(sub, 128) + "'. Try " + command.toUpperCase(java.util.Locale.ROOT)
                 + " HELP.";
     }
 
-    private static String truncate(String s, int max) {
-        return s.length() <= max ? s : s.substring(0, max);
+    public static String unsupportedOption(byte[] opt) {
+        return "ERR Unsupported option " + cstr(opt);
+    }
+
+    public static String helloOption(byte[] opt) {
+        return "ERR Syntax error in HELLO option '" + cstr(opt) + "'";
+    }
+
+    /** A client argument as C's {@code %s} prints it: up to the first NUL, at most {@code max} bytes. */
+    public static String cstr(byte[] b, int max) {
+        int n = 0;
+        while (n < b.length && n < max && b[n] != 0) {
+            n++;
+        }
+        return new String(b, 0, n, java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+
+    /** {@link #cstr(byte[], int)} without a length cap. */
+    public static String cstr(byte[] b) {
+        return cstr(b, Integer.MAX_VALUE);
     }
 }

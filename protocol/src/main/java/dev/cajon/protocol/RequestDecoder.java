@@ -6,13 +6,10 @@ import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.codec.redis.ArrayHeaderRedisMessage;
 import io.netty.handler.codec.redis.BulkStringHeaderRedisMessage;
 import io.netty.handler.codec.redis.BulkStringRedisContent;
-import io.netty.handler.codec.redis.ErrorRedisMessage;
 import io.netty.handler.codec.redis.FullBulkStringRedisMessage;
-import io.netty.handler.codec.redis.IntegerRedisMessage;
 import io.netty.handler.codec.redis.LastBulkStringRedisContent;
 import io.netty.handler.codec.redis.RedisDecoder;
 import io.netty.handler.codec.redis.RedisDecoderBridge;
-import io.netty.handler.codec.redis.SimpleStringRedisMessage;
 import io.netty.util.ReferenceCountUtil;
 import java.util.AbstractList;
 import java.util.List;
@@ -25,30 +22,49 @@ import java.util.List;
  * At each command boundary it looks at the first byte, as Redis does:
  * <ul>
  *   <li>{@code *} starts a RESP multibulk command. Framing is done by netty-codec-redis's
- *       {@link RedisDecoder}; this class validates what it hands over (every element must be a
- *       bulk string: no nested arrays, integers or nulls) and copies each argument out.</li>
+ *       {@link RedisDecoder}; this class validates what it hands over with Redis's rules (every
+ *       element a bulk string; counts and lengths without leading zeros or "-0"; no null
+ *       arguments) and copies each argument out.</li>
  *   <li>anything else is an inline command: a line ended by LF or CRLF, split like
  *       {@code sdssplitargs} ({@link InlineSplitter}). The codec cannot do this: it requires
  *       CRLF and does not split quotes.</li>
  * </ul>
  *
- * <h2>The one subtle part: the codec reads ahead</h2>
- * The codec's decode loop does not stop at the end of a command. Frames are delivered through a
- * sink that records {@code in.readerIndex()} each time a command completes (the "boundary"). If
- * the codec then meets something that is not a multibulk command (an inline line, or a top-level
- * {@code $}/{@code :}/{@code +}), the reader index is wound back to the boundary, a fresh codec
- * instance replaces the confused one, and that line is decoded as inline, which is what Redis does.
+ * <h2>The subtle part: the codec reads ahead and keeps state</h2>
+ * The codec's decode loop does not stop at the end of a command, and between reads it may hold a
+ * half-read header (it consumes a {@code *} or {@code $} before it has the line). Two rules keep
+ * this class in charge of the byte stream:
+ * <ol>
+ *   <li>Frames arrive through a sink that records the reader index where each command and each
+ *       element starts ({@code boundary}, {@code elementStart}). If the codec runs past a
+ *       command into something that is not multibulk (an inline line, a top-level {@code $}),
+ *       the reader index is wound back to the boundary and that line is decoded as inline.</li>
+ *   <li>Whenever the codec stops for want of bytes outside a bulk payload, the reader index is
+ *       wound back to the start of the unfinished header and the codec is replaced by a fresh
+ *       one. So no header is ever split across reads inside the codec, the recorded indexes are
+ *       always from the current read (the cumulation buffer may move bytes between reads), and
+ *       the byte that starts the next element is always at hand for error messages.</li>
+ * </ol>
  *
  * <h2>Errors</h2>
  * Redis's texts: {@code invalid multibulk length}, {@code invalid bulk length},
- * {@code expected '$', got 'X'}, {@code unbalanced quotes in request},
- * {@code too big inline request}. Commands decoded before the error are still emitted first.
+ * {@code expected '$', got 'X'}, {@code too big mbulk count string},
+ * {@code too big bulk count string}, {@code unbalanced quotes in request},
+ * {@code too big inline request}. Commands decoded before the error are emitted first.
+ * One deliberate difference: Redis does not check the CRLF after a bulk payload; the codec does,
+ * so a malformed payload terminator closes the connection with {@code invalid bulk length}.
  */
 public final class RequestDecoder extends ByteToMessageDecoder {
-    /** Redis's PROTO_INLINE_MAX_SIZE. */
+    /** Redis's PROTO_INLINE_MAX_SIZE: the longest inline line or count line. */
     static final int INLINE_MAX = 64 * 1024;
-    /** Arguments above this size are accumulated in a heap array sized by the header. */
-    private static final int MAX_MULTIBULK = Integer.MAX_VALUE;
+    /** Redis's proto-max-bulk-len. */
+    static final long MAX_BULK = 512L * 1024 * 1024;
+    /** Bulk arguments start with at most this much memory and grow as their bytes arrive. */
+    private static final int INITIAL_BULK = 64 * 1024;
+
+    private static final int NO_PENDING = 0;
+    private static final int PENDING_MBULK = 1;
+    private static final int PENDING_BULK = 2;
 
     private RedisDecoder codec = new RedisDecoder(false);
     private final Sink sink = new Sink();
@@ -58,65 +74,62 @@ public final class RequestDecoder extends ByteToMessageDecoder {
     private boolean inCommand;
     private byte[][] args;
     private int argc;
+    private int argsExpected;
     private byte[] bulk;
+    private int bulkLen;
     private int bulkFill;
-    /** in.readerIndex() where the current element (or command) began. */
-    private int elementStart;
+    /** Reader index where the current command starts (or the next one will). This read only. */
     private int boundary;
+    /** Reader index where the current element's "$" is. This read only. */
+    private int elementStart;
+    /** A count line the codec refused before its end arrived: wait for it, as Redis does. */
+    private int pendingHeader = NO_PENDING;
     /** Set by the sink when decoding must stop: a protocol error or a rewind to inline mode. */
     private ProtocolError error;
     private boolean rewind;
 
     private ByteBuf current;
     private List<Object> currentOut;
-    /** Counts decode() calls: indexes recorded in an earlier call may have been shifted. */
-    private long call;
-    private long elementStartCall = -1;
-    /** First byte of the element being decoded, once seen; -1 before. */
-    private int elementFirstByte = -1;
-    /** The codec consumed a command's '*' in an earlier call and waits for the rest of "<n>\r\n". */
-    private boolean starConsumedEarlier;
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) throws Exception {
-        call++;
-        try {
-            decodeAll(ctx, in, out);
-        } finally {
-            // remember what later calls cannot recompute (the cumulation may shift indexes)
-            starConsumedEarlier = inCommand && args == null;
-            if (elementFirstByte < 0 && args != null && bulk == null && elementStartCall == call
-                    && elementStart < in.writerIndex()) {
-                elementFirstByte = in.getByte(elementStart) & 0xFF;
-            }
+        if (failed) {
+            in.skipBytes(in.readableBytes());
+            return;
         }
-    }
-
-    private void decodeAll(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) throws Exception {
+        // the previous read ended at a header start (rule 2): re-anchor the indexes there
+        if (!inCommand || args == null) {
+            boundary = in.readerIndex();
+        }
+        if (args != null && bulk == null) {
+            elementStart = in.readerIndex();
+        }
         while (!failed && in.isReadable()) {
-            if (!inCommand && in.getByte(in.readerIndex()) != '*') {
-                if (!decodeInline(in, out)) {
-                    return;
-                }
-                continue;
+            if (pendingHeader != NO_PENDING) {
+                checkPendingHeader(in, out);
+                return;
             }
             if (!inCommand) {
+                boundary = in.readerIndex();
+                if (in.getByte(boundary) != '*') {
+                    if (!decodeInline(in, out)) {
+                        return;
+                    }
+                    continue;
+                }
                 inCommand = true;
                 args = null;
-                argc = 0;
-                starConsumedEarlier = false;
             }
-            boundary = in.readerIndex();
-            int before = in.readerIndex();
             current = in;
             currentOut = out;
             rewind = false;
             error = null;
+            boolean skipped = false;
             try {
                 RedisDecoderBridge.decode(codec, ctx, in, sink);
             } catch (Exception e) {
                 if (error == null && !rewind) {
-                    onCodecError(in);
+                    skipped = onCodecError(in);
                 }
             } finally {
                 current = null;
@@ -133,73 +146,106 @@ public final class RequestDecoder extends ByteToMessageDecoder {
                 resetCommand();
                 continue;
             }
-            if (in.readerIndex() == before) {
-                return; // need more bytes
+            if (skipped || pendingHeader != NO_PENDING) {
+                continue;
             }
-        }
-        if (failed) {
-            in.skipBytes(in.readableBytes());
+            // the codec wants more bytes: rule 2
+            if (bulk == null) {
+                int anchor = inCommand && args != null ? elementStart : boundary;
+                if (in.readerIndex() != anchor) {
+                    in.readerIndex(anchor);
+                    codec = new RedisDecoder(false);
+                }
+            }
+            return;
         }
     }
 
-    /** The codec threw: work out which Redis error (or which legal case) it was. */
-    private void onCodecError(ByteBuf in) {
+    /**
+     * The codec threw. Works out Redis's answer: an error, a wait for the rest of an overlong
+     * count line, a rewind to inline mode, or (for a negative count, which Redis ignores) a skip.
+     * Returns true when decoding can go on at once (the skip).
+     */
+    private boolean onCodecError(ByteBuf in) {
         codec = new RedisDecoder(false);
+        if (!inCommand) {
+            rewind = true; // not multibulk after a boundary: an inline line (or garbage) follows
+            return false;
+        }
         if (args == null) {
-            // failed on the multibulk header "*<n>\r\n", or on the type byte after a boundary
-            in.readerIndex(boundary);
-            int digits;
-            if (starConsumedEarlier) {
-                digits = boundary;
-            } else if (in.getByte(boundary) == '*') {
-                digits = boundary + 1;
-            } else {
-                rewind = true;
-                resetCommand();
-                return;
+            int cr = in.indexOf(boundary + 1, in.writerIndex(), (byte) '\r');
+            if (cr < 0) {
+                in.readerIndex(boundary);
+                pendingHeader = PENDING_MBULK;
+                return false;
             }
-            int nl = in.indexOf(digits, in.writerIndex(), (byte) '\n');
-            if (nl < 0) {
-                error = new ProtocolError("invalid multibulk length");
-                return;
-            }
-            long n = parseRedisLong(in, digits, nl > digits && in.getByte(nl - 1) == '\r' ? nl - 1 : nl);
+            long n = redisLong(in, boundary + 1, cr);
             if (n != Long.MIN_VALUE && n <= 0) {
-                // Redis ignores "*0" and negative counts
-                in.readerIndex(nl + 1);
+                in.readerIndex(Math.min(cr + 2, in.writerIndex()));
                 resetCommand();
-                return;
+                return true;
             }
             error = new ProtocolError("invalid multibulk length");
-            return;
+            return false;
         }
         if (bulk != null) {
             error = new ProtocolError("invalid bulk length");
-            return;
+            return false;
         }
-        int first = elementFirstByte;
-        if (first < 0 && elementStartCall == call && elementStart < in.writerIndex()) {
-            first = in.getByte(elementStart) & 0xFF;
+        int first = in.getByte(elementStart) & 0xFF;
+        if (first != '$') {
+            error = expectedDollar(first);
+            return false;
         }
-        if (first >= 0 && first != '$' && first != '-' && (first < '0' || first > '9')) {
-            error = new ProtocolError("expected '$', got '" + (char) first + "'");
-        } else {
-            error = new ProtocolError("invalid bulk length");
+        int cr = in.indexOf(elementStart + 1, in.writerIndex(), (byte) '\r');
+        if (cr < 0) {
+            in.readerIndex(elementStart);
+            pendingHeader = PENDING_BULK;
+            return false;
+        }
+        error = new ProtocolError("invalid bulk length");
+        return false;
+    }
+
+    private static ProtocolError expectedDollar(int got) {
+        return new ProtocolError("expected '$', got '" + (char) got + "'");
+    }
+
+    /** Waits for the end of an overlong count line; Redis gives up after 64 KiB. */
+    private void checkPendingHeader(ByteBuf in, List<Object> out) {
+        int start = in.readerIndex();
+        boolean mbulk = pendingHeader == PENDING_MBULK;
+        if (in.indexOf(start + 1, in.writerIndex(), (byte) '\r') >= 0) {
+            fail(in, out, new ProtocolError(mbulk ? "invalid multibulk length" : "invalid bulk length"));
+        } else if (in.readableBytes() > INLINE_MAX) {
+            fail(in, out, new ProtocolError(mbulk ? "too big mbulk count string" : "too big bulk count string"));
         }
     }
-    private static long parseRedisLong(ByteBuf in, int from, int to) {
-        if (to <= from || to - from > 20) {
+
+    /**
+     * Redis's string2ll over {@code in[from, to)}: optional '-', no '+', no leading zeros, no
+     * "-0", at most 20 characters. Long.MIN_VALUE when it is not a valid number.
+     */
+    private static long redisLong(ByteBuf in, int from, int to) {
+        int len = to - from;
+        if (len <= 0 || len > 20) {
             return Long.MIN_VALUE;
         }
-        boolean neg = in.getByte(from) == '-';
-        int i = neg ? from + 1 : from;
-        if (i == to) {
+        if (len == 1 && in.getByte(from) == '0') {
+            return 0;
+        }
+        int i = from;
+        boolean neg = in.getByte(i) == '-';
+        if (neg) {
+            i++;
+        }
+        if (i == to || in.getByte(i) < '1' || in.getByte(i) > '9') {
             return Long.MIN_VALUE;
         }
         long v = 0;
         for (; i < to; i++) {
             int d = in.getByte(i) - '0';
-            if (d < 0 || d > 9) {
+            if (d < 0 || d > 9 || v > (Long.MAX_VALUE - d) / 10) {
                 return Long.MIN_VALUE;
             }
             v = v * 10 + d;
@@ -209,7 +255,7 @@ public final class RequestDecoder extends ByteToMessageDecoder {
 
     private void fail(ByteBuf in, List<Object> out, ProtocolError e) {
         failed = true;
-        releaseCommand();
+        resetCommand();
         in.skipBytes(in.readableBytes());
         out.add(e);
     }
@@ -220,10 +266,7 @@ public final class RequestDecoder extends ByteToMessageDecoder {
         argc = 0;
         bulk = null;
         bulkFill = 0;
-    }
-
-    private void releaseCommand() {
-        resetCommand();
+        pendingHeader = NO_PENDING;
     }
 
     /** Receives codec frames one by one as the codec produces them. */
@@ -231,10 +274,9 @@ public final class RequestDecoder extends ByteToMessageDecoder {
         @Override
         public boolean add(Object msg) {
             try {
-                if (error != null || rewind) {
-                    return true; // already stopping: drop the read-ahead
+                if (error == null && !rewind) {
+                    onFrame(msg);
                 }
-                onFrame(msg);
             } finally {
                 ReferenceCountUtil.release(msg);
             }
@@ -254,66 +296,66 @@ public final class RequestDecoder extends ByteToMessageDecoder {
 
     private void onFrame(Object msg) {
         ByteBuf in = current;
-        if (!inCommand) {
-            // the codec went on past the boundary into a new command
+        if (!inCommand || args == null) {
             if (!(msg instanceof ArrayHeaderRedisMessage)) {
-                rewind = true;
+                rewind = true; // a top-level '$', ':', '+', '-': Redis reads that line as inline
                 return;
             }
             inCommand = true;
-        }
-        if (args == null) {
-            if (!(msg instanceof ArrayHeaderRedisMessage)) {
-                rewind = true;
-                return;
-            }
-            long n = ((ArrayHeaderRedisMessage) msg).length();
-            if (n <= 0) {
-                // "*0" and "*-1" are ignored by Redis
-                resetCommand();
-                boundary = in.readerIndex();
-                return;
-            }
-            if (n > MAX_MULTIBULK) {
+            // the line is "*<n>\r\n" from the boundary to here
+            long n = redisLong(in, boundary + 1, in.readerIndex() - 2);
+            if (n == Long.MIN_VALUE || n > Integer.MAX_VALUE) {
                 error = new ProtocolError("invalid multibulk length");
+                return;
+            }
+            if (n <= 0) {
+                resetCommand(); // Redis ignores "*0" and negative counts
+                boundary = in.readerIndex();
                 return;
             }
             args = new byte[(int) Math.min(n, 1024)][];
             argsExpected = (int) n;
             argc = 0;
-            markElementStart(in);
+            elementStart = in.readerIndex();
             return;
         }
         if (bulk == null) {
-            // expecting the start of element argc
+            int first = in.getByte(elementStart) & 0xFF;
+            if (first != '$') {
+                error = expectedDollar(first);
+                return;
+            }
             if (msg instanceof FullBulkStringRedisMessage) {
                 FullBulkStringRedisMessage full = (FullBulkStringRedisMessage) msg;
-                if (full.isNull()) {
+                // "$0\r\n\r\n" (null "$-1" is not an argument): the count must be exactly "0"
+                if (full.isNull() || redisLong(in, elementStart + 1, in.readerIndex() - 4) != 0) {
                     error = new ProtocolError("invalid bulk length");
                     return;
                 }
-                ByteBuf c = full.content();
-                byte[] b = new byte[c.readableBytes()];
-                c.getBytes(c.readerIndex(), b);
-                addArg(b);
+                addArg(new byte[0]);
                 return;
             }
             if (msg instanceof BulkStringHeaderRedisMessage) {
-                int len = ((BulkStringHeaderRedisMessage) msg).bulkStringLength();
-                bulk = new byte[len];
+                long len = redisLong(in, elementStart + 1, in.readerIndex() - 2);
+                if (len < 0 || len > MAX_BULK) {
+                    error = new ProtocolError("invalid bulk length");
+                    return;
+                }
+                bulkLen = (int) len;
+                bulk = new byte[Math.min(bulkLen, INITIAL_BULK)];
                 bulkFill = 0;
                 return;
             }
-            char got = msg instanceof ArrayHeaderRedisMessage ? '*'
-                    : msg instanceof IntegerRedisMessage ? ':'
-                    : msg instanceof SimpleStringRedisMessage ? '+'
-                    : msg instanceof ErrorRedisMessage ? '-' : '?';
-            error = new ProtocolError("expected '$', got '" + got + "'");
+            error = new ProtocolError("invalid bulk length");
             return;
         }
         if (msg instanceof BulkStringRedisContent) {
             ByteBuf c = ((BulkStringRedisContent) msg).content();
             int n = c.readableBytes();
+            if (bulkFill + n > bulk.length) {
+                bulk = java.util.Arrays.copyOf(bulk, (int) Math.min(bulkLen,
+                        Math.max((long) bulkFill + n, (long) bulk.length * 2)));
+            }
             c.getBytes(c.readerIndex(), bulk, bulkFill, n);
             bulkFill += n;
             if (msg instanceof LastBulkStringRedisContent) {
@@ -326,8 +368,6 @@ public final class RequestDecoder extends ByteToMessageDecoder {
         error = new ProtocolError("invalid bulk length");
     }
 
-    private int argsExpected;
-
     private void addArg(byte[] b) {
         if (argc == args.length) {
             byte[][] grown = new byte[(int) Math.min((long) args.length * 2, argsExpected)][];
@@ -336,7 +376,7 @@ public final class RequestDecoder extends ByteToMessageDecoder {
         }
         args[argc++] = b;
         ByteBuf in = current;
-        markElementStart(in);
+        elementStart = in.readerIndex();
         if (argc == argsExpected) {
             currentOut.add(new Argv(args, false));
             resetCommand();
@@ -344,17 +384,16 @@ public final class RequestDecoder extends ByteToMessageDecoder {
         }
     }
 
-    private void markElementStart(ByteBuf in) {
-        elementStart = in.readerIndex();
-        elementStartCall = call;
-        elementFirstByte = -1;
-    }
-
-    /** Decodes one inline line if complete. Returns false when more bytes are needed. */
+    /**
+     * Decodes one inline line if complete. Returns false when more bytes are needed. Lines over
+     * 64 KiB are refused whether or not their newline has arrived (Redis reads at most 16 KiB at a
+     * time, so it never sees such a line whole).
+     */
     private boolean decodeInline(ByteBuf in, List<Object> out) {
         int start = in.readerIndex();
         int nl = in.indexOf(start, in.writerIndex(), (byte) '\n');
-        if (nl < 0) {
+        // nl - start counts the line and its '\r': a line of up to 64 KiB is a command
+        if (nl < 0 || nl - start > INLINE_MAX + 1) {
             if (in.readableBytes() > INLINE_MAX) {
                 fail(in, out, new ProtocolError("too big inline request"));
             }

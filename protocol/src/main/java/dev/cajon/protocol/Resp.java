@@ -48,10 +48,17 @@ public final class Resp {
         out.writeBytes(CRLF);
     }
 
-    /** An error reply; {@code message} starts with its code, e.g. "ERR syntax error". */
+    /**
+     * An error reply; {@code message} starts with its code, e.g. "ERR syntax error". Chars are
+     * written as single bytes (ISO-8859-1: error texts carry client bytes verbatim), and CR or LF
+     * become spaces, as Redis does, so a client's argument can never break the reply stream.
+     */
     public static void error(ByteBuf out, String message) {
         out.writeByte('-');
-        out.writeCharSequence(message, StandardCharsets.UTF_8);
+        for (int i = 0, n = message.length(); i < n; i++) {
+            char c = message.charAt(i);
+            out.writeByte(c == '\r' || c == '\n' ? ' ' : c);
+        }
         out.writeBytes(CRLF);
     }
 
