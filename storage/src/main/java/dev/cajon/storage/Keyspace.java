@@ -47,6 +47,11 @@ public final class Keyspace implements Closeable {
 
     /** Redis's proto-max-bulk-len: the largest string a client may build. */
     public static final long MAX_STRING_LENGTH = 512L * 1024 * 1024;
+    /**
+     * The longest key Cajon stores. A key is a Chronicle Map key, and an entry (key plus value up
+     * to {@link #BLOB_THRESHOLD}) must fit one segment tier; Redis allows keys up to 512 MiB.
+     */
+    public static final int MAX_KEY_LENGTH = 32 * 1024;
     /** Values longer than this live in a blob file instead of the map entry. */
     public static final int BLOB_THRESHOLD = 16 * 1024;
     static final int STRIPES = 1024;
@@ -306,6 +311,9 @@ public final class Keyspace implements Closeable {
 
     /** The stored bytes of a live key, or null. Deletes the key if its deadline has passed. */
     private byte[] readLive(byte[] key) {
+        if (key.length > MAX_KEY_LENGTH) {
+            return null; // such a key can never have been stored
+        }
         byte[] v = map().get(key);
         if (v == null) {
             return null;
@@ -346,6 +354,9 @@ public final class Keyspace implements Closeable {
      * </ul>
      */
     private void put(byte[] key, byte[] stored, byte[] old) {
+        if (key.length > MAX_KEY_LENGTH) {
+            throw new OpException(OpStatus.KEY_TOO_LARGE);
+        }
         long oldWheel = old == null ? ValueHeader.NO_EXPIRY : ValueHeader.wheelAt(old);
         long newAt = ValueHeader.expireAt(stored);
         boolean fileRecord = false;
@@ -396,7 +407,7 @@ public final class Keyspace implements Closeable {
     private void putEncoded(byte[] key, byte[] stored, byte[] old) {
         try {
             put(key, stored, old);
-        } catch (CapacityExhausted e) {
+        } catch (CapacityExhausted | OpException e) {
             if (ValueHeader.isBlob(stored) && (old == null || !ValueHeader.isBlob(old)
                     || ValueHeader.blobId(old) != ValueHeader.blobId(stored))) {
                 blobs.delete(ValueHeader.blobId(stored));
@@ -661,6 +672,9 @@ public final class Keyspace implements Closeable {
                     return new BytesResult(OpStatus.NOT_FLOAT, null);
                 }
                 at = ValueHeader.expireAt(old);
+            }
+            if (Numbers.isInfinite(cur) || Numbers.isInfinite(incr)) {
+                return new BytesResult(OpStatus.NAN_OR_INFINITY, null);
             }
             BigDecimal sum = Numbers.roundToLongDouble(cur.add(incr));
             if (sum == null) {
@@ -945,7 +959,7 @@ public final class Keyspace implements Closeable {
             if (at == ValueHeader.NO_EXPIRY || ValueHeader.wheelAt(v) != recordAt) {
                 return NOTHING_DUE;
             }
-            if (at > clock.nowMillis()) {
+            if (at >= clock.nowMillis()) {
                 try {
                     map().put(key, ValueHeader.withWheelAt(v, at));
                 } catch (IllegalStateException | IllegalArgumentException e) {

@@ -77,11 +77,23 @@ public final class Numbers {
         return Long.toString(v).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     }
 
+    /** {@link #parseLongDouble} result for "inf"/"infinity" (any case, optional sign). */
+    public static final BigDecimal POSITIVE_INFINITY = new BigDecimal(BigInteger.ONE, -100_000);
+    public static final BigDecimal NEGATIVE_INFINITY = new BigDecimal(BigInteger.ONE.negate(), -100_000);
+    /** Half the smallest x87 subnormal: anything smaller underflows to zero (ERANGE). */
+    private static final BigDecimal UNDERFLOW = new BigDecimal(BigInteger.valueOf(5).pow(16446), 16446);
+
+    public static boolean isInfinite(BigDecimal v) {
+        return v == POSITIVE_INFINITY || v == NEGATIVE_INFINITY;
+    }
+
     /**
-     * Parses like Redis's {@code string2ld}: no leading or trailing space, the whole string must be
-     * a number, NaN refused. Returns the exact decimal value rounded to x87 long double precision,
-     * or null when Redis would refuse it. Infinity is returned as null too: Redis then fails with
-     * the same "not a valid float" for a stored value and with NaN-or-Infinity for a result.
+     * Parses like Redis's {@code string2ld} on top of glibc's {@code strtold}: no leading or
+     * trailing space, the whole string must be a number (decimal, or hexadecimal such as
+     * {@code 0x1p3}), NaN refused, a literal infinity accepted (returned as
+     * {@link #POSITIVE_INFINITY}/{@link #NEGATIVE_INFINITY}), a value that overflows or
+     * underflows to zero refused. Returns the value rounded to x87 long double precision, or null
+     * when Redis would refuse it.
      */
     public static BigDecimal parseLongDouble(byte[] b, int off, int len) {
         if (len == 0 || len >= MAX_LONG_DOUBLE_CHARS) {
@@ -91,13 +103,65 @@ public final class Numbers {
             return null;
         }
         String s = new String(b, off, len, java.nio.charset.StandardCharsets.ISO_8859_1);
+        boolean neg = s.startsWith("-");
+        String body = neg || s.startsWith("+") ? s.substring(1) : s;
+        String lower = body.toLowerCase(java.util.Locale.ROOT);
+        if (lower.equals("inf") || lower.equals("infinity")) {
+            return neg ? NEGATIVE_INFINITY : POSITIVE_INFINITY;
+        }
         BigDecimal v;
-        try {
-            v = new BigDecimal(s.startsWith("+") ? s.substring(1) : s);
-        } catch (NumberFormatException e) {
+        if (lower.startsWith("0x")) {
+            v = parseHex(lower.substring(2));
+        } else {
+            v = parseDecimal(body);
+        }
+        if (v == null) {
+            return null;
+        }
+        if (neg) {
+            v = v.negate();
+        }
+        if (v.signum() != 0 && v.abs().compareTo(UNDERFLOW) <= 0) {
             return null;
         }
         return roundToLongDouble(v);
+    }
+
+    private static BigDecimal parseDecimal(String body) {
+        if (body.isEmpty() || !(Character.isDigit(body.charAt(0)) || body.charAt(0) == '.')) {
+            return null;
+        }
+        try {
+            return new BigDecimal(body);
+        } catch (NumberFormatException | ArithmeticException e) {
+            return null;
+        }
+    }
+
+    /** strtold's hexadecimal form after "0x": hex digits, optional fraction, optional p-exponent. */
+    private static BigDecimal parseHex(String h) {
+        int p = h.indexOf('p');
+        String mant = p < 0 ? h : h.substring(0, p);
+        long exp = 0;
+        if (p >= 0) {
+            String e = h.substring(p + 1);
+            if (e.isEmpty() || !e.matches("[+-]?\\d{1,9}")) {
+                return null;
+            }
+            exp = Long.parseLong(e.startsWith("+") ? e.substring(1) : e);
+        }
+        int dot = mant.indexOf('.');
+        String digits = dot < 0 ? mant : mant.substring(0, dot) + mant.substring(dot + 1);
+        if (digits.isEmpty() || !digits.matches("[0-9a-f]+") || mant.indexOf('.', dot + 1) > 0) {
+            return null;
+        }
+        int fracDigits = dot < 0 ? 0 : mant.length() - dot - 1;
+        long e2 = exp - 4L * fracDigits;
+        if (Math.abs(e2) > 40_000) {
+            return null;
+        }
+        BigDecimal m = new BigDecimal(new BigInteger(digits, 16));
+        return scaleByPow2(m, (int) e2);
     }
 
     private static boolean isSpace(byte c) {

@@ -92,6 +92,15 @@ public final class ArgCursor {
         return Numbers.parseLong(b, 0, b.length);
     }
 
+    /** Redis's getIntFromObjectOrReply: an integer that must also fit in 32 bits. */
+    public static int parseInt(byte[] b) {
+        long v = parseLong(b);
+        if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+            throw new CommandError(RedisErrors.NOT_INT32);
+        }
+        return (int) v;
+    }
+
     /** Like {@link #parseLong} with a caller-chosen error text. */
     public static long parseLong(byte[] b, String error) {
         if (!Numbers.isLong(b, 0, b.length)) {

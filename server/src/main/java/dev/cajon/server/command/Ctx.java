@@ -61,7 +61,12 @@ public final class Ctx {
 
     /** The keyspace of the session's app and db. */
     public Keyspace keyspace() {
-        return server.store().keyspace(session.app(), session.db());
+        Keyspace k = session.cachedKeyspace();
+        if (k == null) {
+            k = server.store().keyspace(session.app(), session.db());
+            session.cacheKeyspace(k);
+        }
+        return k;
     }
 
     public ByteBuf out() {
@@ -109,6 +114,11 @@ public final class Ctx {
 
     public void arrayHeader(long n) {
         Resp.arrayHeader(out(), n);
+    }
+
+    /** Counts a read lookup in INFO's keyspace_hits / keyspace_misses, as Redis's lookupKeyRead. */
+    public void lookedUp(boolean hit) {
+        (hit ? server.stats().keyspaceHits : server.stats().keyspaceMisses).increment();
     }
 
     /** A string value as a bulk reply, or nil when null; also counts a keyspace hit or miss. */

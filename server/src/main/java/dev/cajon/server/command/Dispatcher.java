@@ -3,7 +3,6 @@ package dev.cajon.server.command;
 import dev.cajon.protocol.Argv;
 import dev.cajon.protocol.RedisErrors;
 import dev.cajon.server.ServerContext;
-import java.nio.charset.StandardCharsets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,13 +35,13 @@ public final class Dispatcher {
     public void dispatch(Ctx c, Argv argv) {
         CommandSpec spec = table.lookup(argv.arg(0));
         if (spec == null) {
-            c.error(RedisErrors.unknownCommand(new String(argv.arg(0), StandardCharsets.UTF_8), argv));
+            c.error(RedisErrors.unknownCommand(argv));
             return;
         }
         if (spec.isContainer() && argv.argc() >= 2) {
             CommandSpec sub = CommandTable.lookupSub(spec, argv.arg(1));
             if (sub == null) {
-                c.error(RedisErrors.unknownSubcommand(new String(argv.arg(1), StandardCharsets.UTF_8), spec.name()));
+                c.error(RedisErrors.unknownSubcommand(argv.arg(1), spec.name()));
                 return;
             }
             spec = sub;
@@ -62,6 +61,8 @@ public final class Dispatcher {
             spec.handler().handle(c);
         } catch (CommandError e) {
             c.error(e.getMessage());
+        } catch (dev.cajon.storage.OpException e) {
+            c.error(StatusReplies.errorFor(e.status()));
         } catch (RuntimeException e) {
             log.error("command {} failed", spec.name(), e);
             c.error("ERR internal error: " + e.getClass().getSimpleName());

@@ -32,8 +32,13 @@ public final class Specs {
         return CommandSpec.of(parent + "|" + name, arity, flags(flags), 0, 0, 0, "connection", since, summary, h);
     }
 
+    /** A container command; its subcommands take the container's documentation group. */
     public static CommandSpec container(String name, int arity, String flags, String group, String since,
                                         String summary, Handler bare, List<CommandSpec> subs) {
-        return CommandSpec.container(name, arity, flags(flags), group, since, summary, bare, subs);
+        List<CommandSpec> grouped = subs.stream()
+                .map(s -> CommandSpec.of(s.name(), s.arity(), s.flags(), s.firstKey(), s.lastKey(), s.step(), group,
+                        s.since(), s.summary(), s.handler()))
+                .toList();
+        return CommandSpec.container(name, arity, flags(flags), group, since, summary, bare, grouped);
     }
 }

@@ -41,14 +41,11 @@ public final class ConnectionFamily {
     }
 
     static void select(Ctx c) {
-        long db = ArgCursor.parseLong(c.arg(1));
-        if (db < Integer.MIN_VALUE || db > Integer.MAX_VALUE) {
-            throw new CommandError(RedisErrors.NOT_INTEGER);
-        }
+        int db = ArgCursor.parseInt(c.arg(1));
         if (db < 0 || db >= ServerContext.DATABASES) {
             throw new CommandError(RedisErrors.DB_INDEX_OUT_OF_RANGE);
         }
-        c.session().db((int) db);
+        c.session().db(db);
         c.ok();
     }
 
@@ -64,45 +61,48 @@ public final class ConnectionFamily {
             throw new CommandError("ERR AUTH <password> called without any password configured for the default "
                     + "user. Are you sure your configuration is correct?");
         }
-        if (ArgCursor.is(c.arg(1), "default")) {
+        if (isDefaultUser(c.arg(1))) {
+            c.session().authenticated(true);
             c.ok(); // the default user has no password: any password is accepted ("nopass")
             return;
         }
         throw new CommandError(RedisErrors.WRONGPASS);
     }
 
-    /** HELLO [protover [AUTH username password] [SETNAME clientname]]. RESP3 is not served yet. */
+    /** The only user until apps land: "default", without a password (any password works). */
+    private static boolean isDefaultUser(byte[] user) {
+        return java.util.Arrays.equals(user, DEFAULT_USER);
+    }
+
+    private static final byte[] DEFAULT_USER = "default".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    /**
+     * HELLO [protover [AUTH username password] [SETNAME clientname]]. Options take effect in order,
+     * as in Redis: AUTH authenticates and SETNAME names the client as soon as each is read, so an
+     * error in a later option leaves the earlier ones applied. RESP3 is not served yet, so
+     * protocol 3 is refused like any unsupported version.
+     */
     static void hello(Ctx c) {
-        int next = 1;
-        long ver = 0;
         if (c.argc() >= 2) {
-            ver = ArgCursor.parseLong(c.arg(next++), RedisErrors.PROTOCOL_VERSION);
-            if (ver < 2 || ver > 3) {
+            long ver = ArgCursor.parseLong(c.arg(1), RedisErrors.PROTOCOL_VERSION);
+            if (ver != 2) {
                 throw new CommandError(RedisErrors.NOPROTO);
             }
         }
-        byte[] user = null;
-        byte[] clientName = null;
-        for (int j = next; j < c.argc(); j++) {
+        for (int j = 2; j < c.argc(); j++) {
             int more = c.argc() - 1 - j;
             if (ArgCursor.is(c.arg(j), "auth") && more >= 2) {
-                user = c.arg(j + 1);
+                if (!isDefaultUser(c.arg(j + 1))) {
+                    throw new CommandError(RedisErrors.WRONGPASS);
+                }
+                c.session().authenticated(true);
                 j += 2;
             } else if (ArgCursor.is(c.arg(j), "setname") && more >= 1) {
-                clientName = c.arg(j + 1);
+                c.session().name(validName(c.arg(j + 1), RedisErrors.CLIENT_NAME_SPACES));
                 j++;
             } else {
-                throw new CommandError(RedisErrors.helloOption(c.argv().str(j)));
+                throw new CommandError(RedisErrors.helloOption(c.arg(j)));
             }
-        }
-        if (ver == 3) {
-            throw new CommandError(RedisErrors.NOPROTO);
-        }
-        if (user != null && !ArgCursor.is(user, "default")) {
-            throw new CommandError(RedisErrors.WRONGPASS);
-        }
-        if (clientName != null) {
-            c.session().name(validName(clientName, RedisErrors.CLIENT_NAME_SPACES));
         }
         c.arrayHeader(14);
         c.bulk("server");
@@ -157,7 +157,7 @@ public final class ConnectionFamily {
         } else if (ArgCursor.is(attr, "lib-ver")) {
             c.session().libVersion(validName(c.arg(3), "ERR lib-ver cannot contain spaces, newlines or special characters."));
         } else {
-            throw new CommandError("ERR Unrecognized option '" + c.argv().str(2) + "'");
+            throw new CommandError("ERR Unrecognized option '" + RedisErrors.cstr(c.arg(2)) + "'");
         }
         c.ok();
     }
@@ -175,11 +175,51 @@ public final class ConnectionFamily {
         c.bulk(describe(c.session(), c.server().clock().nowMillis()) + "\n");
     }
 
+    /** CLIENT LIST [TYPE normal|master|replica|pubsub] [ID id [id ...]]. */
     static void clientList(Ctx c) {
+        java.util.Set<Long> ids = null;
+        boolean normalOnly = true;
+        int j = 2;
+        if (c.argc() == 4 && ArgCursor.is(c.arg(2), "type")) {
+            String type = c.argv().str(3).toLowerCase(java.util.Locale.ROOT);
+            switch (type) {
+                case "normal":
+                    break;
+                case "master":
+                case "replica":
+                case "slave":
+                case "pubsub":
+                    normalOnly = false;
+                    ids = java.util.Set.of(); // Cajon has no such clients
+                    break;
+                default:
+                    throw new CommandError("ERR Unknown client type '" + RedisErrors.cstr(c.arg(3)) + "'");
+            }
+            j = 4;
+        } else if (c.argc() >= 4 && ArgCursor.is(c.arg(2), "id")) {
+            ids = new java.util.HashSet<>();
+            for (j = 3; j < c.argc(); j++) {
+                long id;
+                try {
+                    id = ArgCursor.parseLong(c.arg(j));
+                } catch (CommandError e) {
+                    throw new CommandError("ERR Invalid client ID");
+                }
+                if (id <= 0) {
+                    throw new CommandError("ERR Invalid client ID");
+                }
+                ids.add(id);
+            }
+        }
+        if (j < c.argc() || c.argc() == 3) {
+            throw new CommandError(RedisErrors.SYNTAX);
+        }
         long now = c.server().clock().nowMillis();
         StringBuilder sb = new StringBuilder();
+        java.util.Set<Long> only = ids;
         c.server().clients().stream()
                 .filter(s -> s.app().equals(c.session().app()))
+                .filter(s -> only == null || only.contains(s.id()))
                 .sorted((a, b) -> Long.compare(a.id(), b.id()))
                 .forEach(s -> sb.append(describe(s, now)).append('\n'));
         c.bulk(sb.toString());
@@ -207,13 +247,13 @@ public final class ConnectionFamily {
     }
 
     public static void register(CommandTable t) {
-        t.register(cmd("ping", -1, "fast sentinel", 0, 0, 0, "connection", "1.0.0", "Ping the server", ConnectionFamily::ping));
-        t.register(cmd("echo", 2, "fast", 0, 0, 0, "connection", "1.0.0", "Echo the given string", ConnectionFamily::echo));
+        t.register(cmd("ping", -1, "fast", 0, 0, 0, "connection", "1.0.0", "Ping the server", ConnectionFamily::ping));
+        t.register(cmd("echo", 2, "loading stale fast", 0, 0, 0, "connection", "1.0.0", "Echo the given string", ConnectionFamily::echo));
         t.register(cmd("quit", -1, "allow_busy noscript loading stale fast no_auth", 0, 0, 0, "connection", "1.0.0", "Close the connection", ConnectionFamily::quit));
         t.register(cmd("select", 2, "loading stale fast", 0, 0, 0, "connection", "1.0.0", "Change the selected database for the current connection", ConnectionFamily::select));
-        t.register(cmd("auth", -2, "noscript loading stale fast no_auth sentinel allow_busy", 0, 0, 0, "connection", "1.0.0", "Authenticate to the server", ConnectionFamily::auth));
-        t.register(cmd("hello", -1, "noscript loading stale fast no_auth sentinel allow_busy", 0, 0, 0, "connection", "6.0.0", "Handshake with Redis", ConnectionFamily::hello));
-        t.register(container("client", -2, "sentinel", "connection", "2.4.0", "A container for client connection commands", null, List.of(
+        t.register(cmd("auth", -2, "noscript loading stale fast no_auth allow_busy", 0, 0, 0, "connection", "1.0.0", "Authenticate to the server", ConnectionFamily::auth));
+        t.register(cmd("hello", -1, "noscript loading stale fast no_auth allow_busy", 0, 0, 0, "connection", "6.0.0", "Handshake with Redis", ConnectionFamily::hello));
+        t.register(container("client", -2, "", "connection", "2.4.0", "A container for client connection commands", null, List.of(
                 sub("client", "setname", 3, "noscript loading stale", "2.6.9", "Set the current connection name", ConnectionFamily::clientSetname),
                 sub("client", "getname", 2, "noscript loading stale", "2.6.9", "Get the current connection name", ConnectionFamily::clientGetname),
                 sub("client", "id", 2, "noscript loading stale", "5.0.0", "Returns the client ID for the current connection", ConnectionFamily::clientId),

@@ -33,7 +33,7 @@ public final class ExpiryFamily {
             } else if (ArgCursor.is(opt, "lt")) {
                 flags |= ExpireCondition.LT;
             } else {
-                throw new CommandError(RedisErrors.unsupportedOption(ArgCursor.str(opt)));
+                throw new CommandError(RedisErrors.unsupportedOption(opt));
             }
         }
         if ((flags & ExpireCondition.NX) != 0
@@ -89,12 +89,14 @@ public final class ExpiryFamily {
      */
     private static void ttlGeneric(Ctx c, boolean ms, boolean absolute) {
         long at = c.keyspace().deadline(c.arg(1));
+        c.lookedUp(at != Keyspace.NO_KEY);
         if (at == Keyspace.NO_KEY || at == Keyspace.NO_TTL) {
             c.integer(at);
             return;
         }
         if (absolute) {
-            c.integer(ms ? at : at / 1000);
+            // Redis rounds to the nearest second, written so that it cannot overflow
+            c.integer(ms ? at : at / 1000 + (at % 1000 >= 500 ? 1 : 0));
             return;
         }
         long ttl = Math.max(0, at - c.server().clock().nowMillis());

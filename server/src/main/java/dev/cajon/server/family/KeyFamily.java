@@ -35,7 +35,9 @@ public final class KeyFamily {
         Keyspace ks = c.keyspace();
         long n = 0;
         for (int i = 1; i < c.argc(); i++) {
-            if (ks.exists(c.arg(i))) {
+            boolean hit = ks.exists(c.arg(i));
+            c.lookedUp(hit);
+            if (hit) {
                 n++;
             }
         }
@@ -43,7 +45,9 @@ public final class KeyFamily {
     }
 
     static void type(Ctx c) {
-        c.simple(c.keyspace().type(c.arg(1)));
+        String t = c.keyspace().type(c.arg(1));
+        c.lookedUp(!t.equals("none"));
+        c.simple(t);
     }
 
     private static void renameGeneric(Ctx c, boolean nx) {
@@ -75,14 +79,11 @@ public final class KeyFamily {
             if (ArgCursor.is(c.arg(j), "replace")) {
                 replace = true;
             } else if (ArgCursor.is(c.arg(j), "db") && additional) {
-                long d = ArgCursor.parseLong(c.arg(++j));
-                if (d < Integer.MIN_VALUE || d > Integer.MAX_VALUE) {
-                    throw new CommandError(RedisErrors.NOT_INTEGER);
-                }
+                int d = ArgCursor.parseInt(c.arg(++j));
                 if (d < 0 || d >= ServerContext.DATABASES) {
                     throw new CommandError(RedisErrors.DB_INDEX_OUT_OF_RANGE);
                 }
-                db = (int) d;
+                db = d;
             } else {
                 throw new CommandError(RedisErrors.SYNTAX);
             }

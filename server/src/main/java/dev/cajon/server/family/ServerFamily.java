@@ -86,33 +86,32 @@ public final class ServerFamily {
         }
     }
 
+    /** ACL categories, listed in Redis's category order (keyspace, read, write, ..., connection). */
     private static List<String> categories(CommandSpec s) {
-        Set<String> cats = new LinkedHashSet<>();
-        if (s.has(CommandFlag.WRITE)) {
-            cats.add("@write");
+        List<String> cats = new ArrayList<>();
+        if (s.group().equals("generic")) {
+            cats.add("@keyspace");
         }
         if (s.has(CommandFlag.READONLY)) {
             cats.add("@read");
         }
-        switch (s.group()) {
-            case "string":
-                cats.add("@string");
-                break;
-            case "generic":
-                cats.add("@keyspace");
-                break;
-            case "connection":
-                cats.add("@connection");
-                break;
-            default:
-                break;
+        if (s.has(CommandFlag.WRITE)) {
+            cats.add("@write");
+        }
+        if (s.group().equals("string")) {
+            cats.add("@string");
         }
         if (s.has(CommandFlag.ADMIN)) {
             cats.add("@admin");
-            cats.add("@dangerous");
         }
         cats.add(s.has(CommandFlag.FAST) ? "@fast" : "@slow");
-        return new ArrayList<>(cats);
+        if (s.has(CommandFlag.ADMIN)) {
+            cats.add("@dangerous");
+        }
+        if (s.group().equals("connection")) {
+            cats.add("@connection");
+        }
+        return cats;
     }
 
     /** A key spec equivalent to (firstKey, lastKey, step): begin at an index, then a range. */
@@ -165,10 +164,64 @@ public final class ServerFamily {
         c.integer(c.server().table().size());
     }
 
+    /** COMMAND LIST [FILTERBY MODULE name | ACLCAT category | PATTERN pattern]: subcommands too. */
     static void commandList(Ctx c) {
-        List<CommandSpec> all = c.server().table().all();
-        c.arrayHeader(all.size());
-        all.forEach(s -> c.bulk(s.name()));
+        byte[] pattern = null;
+        String aclcat = null;
+        boolean module = false;
+        if (c.argc() == 5 && ArgCursor.is(c.arg(2), "filterby")) {
+            if (ArgCursor.is(c.arg(3), "pattern")) {
+                pattern = c.arg(4);
+            } else if (ArgCursor.is(c.arg(3), "aclcat")) {
+                aclcat = "@" + c.argv().str(4).toLowerCase(Locale.ROOT);
+            } else if (ArgCursor.is(c.arg(3), "module")) {
+                module = true;
+            } else {
+                throw new CommandError(RedisErrors.SYNTAX);
+            }
+        } else if (c.argc() != 2) {
+            throw new CommandError(RedisErrors.SYNTAX);
+        }
+        List<String> names = new ArrayList<>();
+        for (CommandSpec s : c.server().table().all()) {
+            List<CommandSpec> rows = new ArrayList<>();
+            rows.add(s);
+            rows.addAll(s.subcommands());
+            for (CommandSpec r : rows) {
+                if (module
+                        || pattern != null && !dev.cajon.server.command.Glob.matches(pattern,
+                                r.name().getBytes(java.nio.charset.StandardCharsets.US_ASCII))
+                        || aclcat != null && !categories(r).contains(aclcat)) {
+                    continue;
+                }
+                names.add(r.name());
+            }
+        }
+        c.arrayHeader(names.size());
+        names.forEach(c::bulk);
+    }
+
+    static void commandHelp(Ctx c) {
+        List<String> lines = List.of(
+                "COMMAND <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+                "(no subcommand)",
+                "    Return details about all Redis commands.",
+                "COUNT",
+                "    Return the total number of commands in this Redis server.",
+                "LIST",
+                "    Return a list of all commands in this Redis server.",
+                "INFO [<command-name> ...]",
+                "    Return details about multiple Redis commands.",
+                "    If no command names are given, documentation details for all",
+                "    commands are returned.",
+                "DOCS [<command-name> ...]",
+                "    Return documentation details about multiple Redis commands.",
+                "    If no command names are given, documentation details for all",
+                "    commands are returned.",
+                "HELP",
+                "    Print this help.");
+        c.arrayHeader(lines.size());
+        lines.forEach(c::simple);
     }
 
     private static CommandSpec find(Ctx c, byte[] name) {
@@ -191,7 +244,7 @@ public final class ServerFamily {
         for (int i = 2; i < c.argc(); i++) {
             CommandSpec s = find(c, c.arg(i));
             if (s == null) {
-                c.raw(Resp.NULL_ARRAY);
+                c.nullBulk();
             } else {
                 commandEntry(c, s);
             }
@@ -358,12 +411,13 @@ public final class ServerFamily {
     }
 
     public static void register(CommandTable t) {
-        t.register(container("command", -1, "loading stale sentinel", "server", "2.8.13", "Get array of Redis command details", ServerFamily::command, List.of(
-                sub("command", "count", 2, "loading stale sentinel", "2.8.13", "Get total number of Redis commands", ServerFamily::commandCount),
-                sub("command", "info", -2, "loading stale sentinel", "2.8.13", "Get array of specific Redis command details, or all when no argument is given.", ServerFamily::commandInfo),
-                sub("command", "docs", -2, "loading stale sentinel", "7.0.0", "Get array of specific Redis command documentation", ServerFamily::commandDocs),
-                sub("command", "list", -2, "loading stale sentinel", "7.0.0", "Get an array of Redis command names", ServerFamily::commandList))));
-        t.register(cmd("info", -1, "loading stale sentinel", 0, 0, 0, "server", "1.0.0", "Get information and statistics about the server", ServerFamily::info));
+        t.register(container("command", -1, "loading stale", "server", "2.8.13", "Get array of Redis command details", ServerFamily::command, List.of(
+                sub("command", "count", 2, "loading stale", "2.8.13", "Get total number of Redis commands", ServerFamily::commandCount),
+                sub("command", "info", -2, "loading stale", "2.8.13", "Get array of specific Redis command details, or all when no argument is given.", ServerFamily::commandInfo),
+                sub("command", "docs", -2, "loading stale", "7.0.0", "Get array of specific Redis command documentation", ServerFamily::commandDocs),
+                sub("command", "list", -2, "loading stale", "7.0.0", "Get an array of Redis command names", ServerFamily::commandList),
+                sub("command", "help", 2, "loading stale", "5.0.0", "Show helpful text about the different subcommands", ServerFamily::commandHelp))));
+        t.register(cmd("info", -1, "loading stale", 0, 0, 0, "server", "1.0.0", "Get information and statistics about the server", ServerFamily::info));
         t.register(cmd("dbsize", 1, "readonly fast", 0, 0, 0, "server", "1.0.0", "Return the number of keys in the selected database", ServerFamily::dbsize));
         t.register(cmd("flushdb", -1, "write", 0, 0, 0, "server", "1.0.0", "Remove all keys from the current database", ServerFamily::flushdb));
         t.register(cmd("flushall", -1, "write", 0, 0, 0, "server", "1.0.0", "Remove all keys from all databases", ServerFamily::flushall));

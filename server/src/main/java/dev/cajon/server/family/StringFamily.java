@@ -210,7 +210,10 @@ public final class StringFamily {
     }
 
     static void strlen(Ctx c) {
-        c.integer(c.keyspace().strlen(c.arg(1)));
+        Keyspace ks = c.keyspace();
+        boolean hit = ks.exists(c.arg(1));
+        c.lookedUp(hit);
+        c.integer(hit ? ks.strlen(c.arg(1)) : 0);
     }
 
     /** GETRANGE and SUBSTR, with Redis's index clamping (a missing key is an empty string). */
@@ -218,6 +221,7 @@ public final class StringFamily {
         long start = ArgCursor.parseLong(c.arg(2));
         long end = ArgCursor.parseLong(c.arg(3));
         StringValue v = c.keyspace().get(c.arg(1));
+        c.lookedUp(v != null);
         if (v == null) {
             c.raw(Resp.EMPTY_BULK);
             return;

@@ -1,5 +1,6 @@
 package dev.cajon.server.session;
 
+import dev.cajon.storage.Keyspace;
 import dev.cajon.storage.Store;
 
 /**
@@ -21,6 +22,8 @@ public final class ClientSession {
     private volatile String lastCommand = "NULL";
     private volatile long lastInteractionMillis;
     private boolean closeAfterReply;
+    /** The keyspace of (app, db), cached so the hot path does no map lookup per command. */
+    private Keyspace keyspace;
 
     public ClientSession(long id, String addr, String laddr, long createdMillis) {
         this.id = id;
@@ -52,6 +55,7 @@ public final class ClientSession {
 
     public void app(String app) {
         this.app = app;
+        this.keyspace = null;
     }
 
     public int db() {
@@ -60,6 +64,17 @@ public final class ClientSession {
 
     public void db(int db) {
         this.db = db;
+        this.keyspace = null;
+    }
+
+    /** The cached keyspace of the current (app, db), or null. Only the connection's thread uses it. */
+    public Keyspace cachedKeyspace() {
+        Keyspace k = keyspace;
+        return k == null || k.isClosed() ? null : k;
+    }
+
+    public void cacheKeyspace(Keyspace k) {
+        this.keyspace = k;
     }
 
     public String name() {

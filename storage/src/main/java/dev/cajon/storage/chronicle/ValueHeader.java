@@ -145,9 +145,14 @@ public final class ValueHeader {
         return (stored[3] & FLAG_EXPIRES) != 0 ? getLong(stored, BASE_LEN) : NO_EXPIRY;
     }
 
+    /**
+     * Whether a read at {@code now} must treat the value as gone. As in Redis's keyIsExpired, a
+     * key lives through its deadline millisecond and is expired once now is past it. (Writes that
+     * set a deadline at or before now delete the key at once, as Redis's checkAlreadyExpired.)
+     */
     public static boolean isExpired(byte[] stored, long now) {
         long at = expireAt(stored);
-        return at != NO_EXPIRY && at <= now;
+        return at != NO_EXPIRY && at < now;
     }
 
     /** Offset of the payload. */

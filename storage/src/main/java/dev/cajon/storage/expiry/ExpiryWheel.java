@@ -150,7 +150,8 @@ public final class ExpiryWheel implements ExpiryListener {
      * after moving a manual clock).
      */
     public int advance() {
-        long target = clock.nowMillis();
+        // a key lives through its deadline millisecond: records for time t are due once now > t
+        long target = clock.nowMillis() - 1;
         int n = 0;
         for (;;) {
             List<byte[]> due = new ArrayList<>();
