@@ -18,12 +18,12 @@ import java.util.Map;
  * {@link #requireLoopback()}, because the harness must never make a server listen on any other
  * address.
  */
-record CommandTemplate(String text) {
+public record CommandTemplate(String text) {
 
-    static final String LOOPBACK = "127.0.0.1";
+    public static final String LOOPBACK = "127.0.0.1";
 
     /** Fails unless the template pins the server to the loopback address and takes a port. */
-    CommandTemplate requireLoopback() {
+    public CommandTemplate requireLoopback() {
         if (!text.contains(LOOPBACK)) {
             throw new IllegalArgumentException(
                     "command template must bind the server to " + LOOPBACK + ": " + text);
@@ -49,7 +49,7 @@ record CommandTemplate(String text) {
         return argv;
     }
 
-    static List<String> split(String s) {
+    public static List<String> split(String s) {
         List<String> words = new ArrayList<>();
         StringBuilder cur = new StringBuilder();
         boolean inWord = false;

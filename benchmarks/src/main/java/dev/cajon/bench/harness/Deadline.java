@@ -7,26 +7,26 @@ import java.time.Duration;
  * every per-run timeout is cut down to what is left, so the whole run ends in bounded time even
  * when a server hangs.
  */
-final class Deadline {
+public final class Deadline {
 
     private final long endNanos;
     private final Duration budget;
 
-    Deadline(Duration budget) {
+    public Deadline(Duration budget) {
         this.budget = budget;
         this.endNanos = System.nanoTime() + budget.toNanos();
     }
 
-    Duration remaining() {
+    public Duration remaining() {
         return Duration.ofNanos(Math.max(0, endNanos - System.nanoTime()));
     }
 
-    boolean expired() {
+    public boolean expired() {
         return System.nanoTime() >= endNanos;
     }
 
     /** {@code perRun} or what is left of the budget, whichever is shorter. */
-    Duration cap(Duration perRun) {
+    public Duration cap(Duration perRun) {
         Duration left = remaining();
         return left.compareTo(perRun) < 0 ? left : perRun;
     }
@@ -39,7 +39,7 @@ final class Deadline {
      * Parses durations as people write them on a command line: {@code 90s}, {@code 20m},
      * {@code 1h}, {@code 500ms}, a bare number of seconds, or ISO-8601 ({@code PT20M}).
      */
-    static Duration parse(String s) {
+    public static Duration parse(String s) {
         String t = s.trim().toLowerCase(java.util.Locale.ROOT);
         if (t.startsWith("pt") || t.startsWith("p")) {
             return Duration.parse(t.toUpperCase(java.util.Locale.ROOT));
@@ -61,7 +61,7 @@ final class Deadline {
     }
 
     /** A picocli converter for {@link #parse}. */
-    static final class Converter implements picocli.CommandLine.ITypeConverter<Duration> {
+    public static final class Converter implements picocli.CommandLine.ITypeConverter<Duration> {
         @Override
         public Duration convert(String value) {
             return parse(value);

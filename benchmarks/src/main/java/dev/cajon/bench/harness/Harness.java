@@ -9,7 +9,7 @@ import java.util.stream.Stream;
 import picocli.CommandLine;
 
 /** Small things both entry points need: where the checkout is, the command line, cleanup. */
-final class Harness {
+public final class Harness {
 
     private Harness() {
     }
@@ -18,7 +18,7 @@ final class Harness {
      * The Cajon checkout: {@code -Dcajon.home} (set by bin/bench-side-by-side), else the current
      * directory. Default output paths and {@code {home}} in templates resolve against it.
      */
-    static Path home() {
+    public static Path home() {
         String h = System.getProperty("cajon.home");
         return (h == null || h.isBlank() ? Path.of("") : Path.of(h)).toAbsolutePath().normalize();
     }
@@ -27,7 +27,7 @@ final class Harness {
      * The command line as the user typed it, for the report. The launcher passes it shell-quoted
      * in BENCH_CMDLINE; when the class is run directly we rebuild it from the arguments.
      */
-    static String commandLine(String launcher, List<String> args) {
+    public static String commandLine(String launcher, List<String> args) {
         String fromLauncher = System.getenv("BENCH_CMDLINE");
         if (fromLauncher != null && !fromLauncher.isBlank()) {
             return fromLauncher.strip();
@@ -39,7 +39,7 @@ final class Harness {
         return sb.toString();
     }
 
-    static String shellQuote(String s) {
+    public static String shellQuote(String s) {
         if (!s.isEmpty() && s.matches("[A-Za-z0-9_./:=,+@%{}-]+")) {
             return s;
         }
@@ -50,7 +50,7 @@ final class Harness {
      * Runs a picocli command and exits: errors print as one line (the servers' log tails are in
      * the message), and every child process is killed before the JVM exits.
      */
-    static void main(Object command, String[] args) {
+    public static void main(Object command, String[] args) {
         CommandLine cl = new CommandLine(command);
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
             cmd.getErr().println("error: " + e.getMessage());
@@ -68,8 +68,18 @@ final class Harness {
         System.exit(rc);
     }
 
+    /** "20 min", "90 s", "1 h 5 min": durations in reports. */
+    static String human(java.time.Duration d) {
+        long s = d.toSeconds();
+        if (s < 120) {
+            return s + " s";
+        }
+        long m = s / 60;
+        return m < 120 ? m + " min" : (m / 60) + " h " + (m % 60) + " min";
+    }
+
     /** Deletes a directory tree, best effort: a leftover temp dir must not fail a run. */
-    static void deleteTree(Path root) {
+    public static void deleteTree(Path root) {
         if (!Files.exists(root)) {
             return;
         }

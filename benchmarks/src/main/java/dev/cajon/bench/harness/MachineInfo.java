@@ -14,28 +14,28 @@ import java.util.concurrent.TimeUnit;
  * model, memory, kernel, Java, the redis versions, the Cajon commit and the load average (the
  * cores may be shared, and a high load explains a noisy table).
  */
-final class MachineInfo {
+public final class MachineInfo {
 
     private MachineInfo() {
     }
 
-    static String nproc() {
+    public static String nproc() {
         String n = capture(List.of("nproc"), Duration.ofSeconds(5));
         return n.isEmpty() ? Integer.toString(Runtime.getRuntime().availableProcessors()) : n;
     }
 
-    static String cpuModel() {
+    public static String cpuModel() {
         return procField("/proc/cpuinfo", "model name").orElse("unknown CPU");
     }
 
-    static String memTotal() {
+    public static String memTotal() {
         return procField("/proc/meminfo", "MemTotal").map(v -> {
             long kib = Long.parseLong(v.replaceAll("[^0-9]", ""));
             return String.format("%.1f GiB", kib / 1024.0 / 1024.0);
         }).orElse("unknown");
     }
 
-    static String loadAverage() {
+    public static String loadAverage() {
         try {
             String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
             return f[0] + " " + f[1] + " " + f[2];
@@ -44,22 +44,22 @@ final class MachineInfo {
         }
     }
 
-    static String kernel() {
+    public static String kernel() {
         return System.getProperty("os.name") + " " + System.getProperty("os.version");
     }
 
-    static String java() {
+    public static String java() {
         return System.getProperty("java.vm.name") + " " + System.getProperty("java.version");
     }
 
     /** First line of {@code EXE --version}, e.g. "Redis server v=7.0.15 sha=... malloc=jemalloc-5.3.0". */
-    static String version(String executable) {
+    public static String version(String executable) {
         String s = capture(List.of(executable, "--version"), Duration.ofSeconds(10));
         return s.isEmpty() ? "unknown" : s.lines().findFirst().orElse("unknown");
     }
 
     /** Short commit of the Cajon checkout, with "+dirty" if the work tree has changes. */
-    static String gitCommit(Path home) {
+    public static String gitCommit(Path home) {
         String rev = capture(List.of("git", "-C", home.toString(), "rev-parse", "--short", "HEAD"),
                 Duration.ofSeconds(10));
         if (rev.isEmpty() || rev.contains("fatal") || rev.contains(" ")) {
@@ -71,7 +71,7 @@ final class MachineInfo {
     }
 
     /** One line for the report. */
-    static String summary(String redisServer, String redisBenchmark) {
+    public static String summary(String redisServer, String redisBenchmark) {
         return nproc() + " CPUs (" + cpuModel() + "), " + memTotal() + " RAM, " + kernel() + ", "
                 + java() + "; " + version(redisServer) + "; " + version(redisBenchmark);
     }

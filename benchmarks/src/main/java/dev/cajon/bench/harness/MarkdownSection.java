@@ -12,12 +12,12 @@ import java.nio.file.StandardCopyOption;
  * gets the section appended. The file is written to a temporary sibling and moved into place, so
  * an interrupted run never leaves a half-written document.
  */
-final class MarkdownSection {
+public final class MarkdownSection {
 
     private MarkdownSection() {
     }
 
-    static void write(Path file, String name, String body) throws IOException {
+    public static void write(Path file, String name, String body) throws IOException {
         String begin = "<!-- " + name + ":begin -->";
         String end = "<!-- " + name + ":end -->";
         String section = begin + "\n" + body.strip() + "\n" + end;

@@ -73,12 +73,20 @@ public final class MemoryAndRestart implements Callable<Integer> {
     @Option(names = "--value-size", description = "Default: ${DEFAULT-VALUE}")
     int valueSize = 32;
 
+    @Option(names = "--restarts", description = "How many times to restart and time. Default: ${DEFAULT-VALUE}")
+    int restarts = 3;
+
     @Option(names = "--batch", description = "Loader pipeline depth. Default: ${DEFAULT-VALUE}")
     int batch = 1000;
 
     @Option(names = "--settle", converter = Deadline.Converter.class,
             description = "Pause before each RSS reading (lets a JVM finish its GC). Default: 2s")
     Duration settle = Duration.ofSeconds(2);
+
+    @Option(names = "--no-gc-before-rss",
+            description = "Do not ask JVMs in the server's process tree for a full GC (jcmd GC.run)"
+                    + " before each RSS reading.")
+    boolean noGc;
 
     @Option(names = "--deadline", converter = Deadline.Converter.class,
             description = "Budget for the whole run. Default: 20m")
@@ -103,7 +111,8 @@ public final class MemoryAndRestart implements Callable<Integer> {
             + " Default: ${DEFAULT-VALUE}")
     String redisServer = "redis-server";
 
-    @Option(names = "--work-dir", description = "Where data dirs and logs go. Default: a new temp dir")
+    @Option(names = "--work-dir",
+            description = "Parent of the run's own new directory for data dirs and logs. Default: the temp dir")
     Path workDir;
 
     @Option(names = "--keep", description = "Keep the work dir at the end.")
@@ -130,10 +139,11 @@ public final class MemoryAndRestart implements Callable<Integer> {
         long diskPersisted = -1;
         long apparentPersisted = -1;
         Duration stop;
-        Duration restart;
+        final List<Duration> restarts = new ArrayList<>();
         String dbsizeRestarted = "n/a";
         String spotCheck = "n/a";
         String error;
+        boolean gcBeforeRss;
 
         Result(Target target) {
             this.target = target;
@@ -154,8 +164,13 @@ public final class MemoryAndRestart implements Callable<Integer> {
                     "--key-size and --value-size must be at least " + (4 + digits) + " for " + keys + " keys");
         }
         Path home = Harness.home();
-        Path work = workDir != null ? workDir : Files.createTempDirectory("cajon-memory-restart-");
-        Files.createDirectories(work);
+        // always a new directory of our own, even under --work-dir: it is deleted at the end
+        Path work = workDir != null
+                ? Files.createTempDirectory(Files.createDirectories(workDir), "cajon-memory-restart-")
+                : Files.createTempDirectory("cajon-memory-restart-");
+        if (!keep) {
+            Reaper.deleteOnExit(work);
+        }
         Deadline budget = new Deadline(deadline);
         String commandLine = Harness.commandLine("bench-side-by-side memory-restart",
                 spec.commandLine().getParseResult().originalArgs());
@@ -218,16 +233,14 @@ public final class MemoryAndRestart implements Callable<Integer> {
         r.coldStart = server.start(budget.cap(startTimeout));
         log.printf("%s: started on an empty dir in %d ms (pid %d, %s)%n", name, r.coldStart.toMillis(),
                 server.pid(), ServerProcess.display(server.argv()));
-        pause(settle);
-        r.rssEmpty = server.rss();
+        r.rssEmpty = settledRss(server, r);
 
         long t0 = System.nanoTime();
         load(server.port, budget);
         r.load = Duration.ofNanos(System.nanoTime() - t0);
         log.printf("%s: loaded %,d keys in %.1f s%n", name, keys, r.load.toMillis() / 1000.0);
         r.dbsizeLoaded = dbsize(server.port);
-        pause(settle);
-        r.rssLoaded = server.rss();
+        r.rssLoaded = settledRss(server, r);
         r.diskLoaded = du(server.dataDir, false);
         log.printf("%s: RSS %s -> %s, DBSIZE %s%n", name, mib(r.rssEmpty.total()),
                 mib(r.rssLoaded.total()), r.dbsizeLoaded);
@@ -257,14 +270,32 @@ public final class MemoryAndRestart implements Callable<Integer> {
         if (budget.expired()) {
             throw new IOException("deadline reached before the restart");
         }
-        r.restart = server.start(budget.cap(startTimeout));
-        log.printf("%s: restarted, first PONG after %d ms%n", name, r.restart.toMillis());
+        // The first restart reads files the server just wrote; repeating it shows how much of the
+        // number is noise from the shared machine. Each repetition is a plain SIGTERM and start.
+        for (int i = 0; i < restarts; i++) {
+            if (i > 0) {
+                server.stop();
+                if (budget.expired()) {
+                    break;
+                }
+            }
+            Duration d = server.start(budget.cap(startTimeout));
+            r.restarts.add(d);
+            log.printf("%s: restart %d, first PONG after %d ms%n", name, i + 1, d.toMillis());
+        }
         r.dbsizeRestarted = dbsize(server.port);
         r.spotCheck = spotCheck(server.port);
-        pause(settle);
-        r.rssRestarted = server.rss();
+        r.rssRestarted = settledRss(server, r);
         log.printf("%s: after restart DBSIZE %s, values %s, RSS %s%n", name, r.dbsizeRestarted,
                 r.spotCheck, mib(r.rssRestarted.total()));
+    }
+
+    private ServerProcess.Rss settledRss(ServerProcess server, Result r) {
+        if (!noGc && server.fullGc() > 0) {
+            r.gcBeforeRss = true;
+        }
+        pause(settle);
+        return server.rss();
     }
 
     // ---------------------------------------------------------------- loader
@@ -388,10 +419,15 @@ public final class MemoryAndRestart implements Callable<Integer> {
                 valueSize, batch));
         md.append("- RSS is VmRSS of the server's process tree from /proc/PID/status, read ")
                 .append(settle.toMillis()).append(" ms after each step; per key = growth / keys."
-                        + " Anon is heap and malloc; file+shmem is mapped files.\n");
+                        + " Anon is heap and malloc; file+shmem is mapped files.");
+        if (results.stream().anyMatch(r -> r.gcBeforeRss)) {
+            md.append(" Before each reading, every JVM in the tree ran a full GC (`jcmd PID GC.run`),"
+                    + " so garbage does not count.");
+        }
+        md.append('\n');
         md.append("- Restart: SIGTERM, wait for exit, start on the same data dir, time from process"
-                + " start to the first `+PONG` (Redis answers `-LOADING` until its data is in). The"
-                + " page cache is warm.\n");
+                + " start to the first `+PONG` (Redis answers `-LOADING` until its data is in);"
+                + " done " + restarts + " times. The page cache is warm.\n");
         md.append("- Servers, each alone on 127.0.0.1 with a fresh data dir:\n");
         for (Result r : results) {
             md.append("  - ").append(r.target.name()).append(": `").append(r.target.template().text())
@@ -425,7 +461,11 @@ public final class MemoryAndRestart implements Callable<Integer> {
         row(md, results, "**disk per key** (allocated)", r -> r.diskPersisted < 0 ? "n/a"
                 : String.format(Locale.ROOT, "%.1f B", (double) r.diskPersisted / keys));
         row(md, results, "SIGTERM to exit", r -> ms(r.stop));
-        row(md, results, "**restart to first PONG**", r -> ms(r.restart));
+        row(md, results, "**restart to first PONG** (median)", r -> r.restarts.isEmpty() ? "n/a"
+                : "**" + ms(Duration.ofNanos((long) Stats.median(
+                        r.restarts.stream().map(d -> (double) d.toNanos()).toList()))) + "**");
+        row(md, results, "each restart", r -> r.restarts.isEmpty() ? "n/a"
+                : String.join(", ", r.restarts.stream().map(MemoryAndRestart::ms).toList()));
         row(md, results, "DBSIZE after restart", r -> r.dbsizeRestarted.equals(r.dbsizeLoaded)
                 ? r.dbsizeRestarted : r.dbsizeRestarted + " **(lost data)**");
         row(md, results, "values after restart", r -> r.spotCheck);

@@ -20,15 +20,25 @@ import java.util.concurrent.TimeUnit;
  * snapshot of the descendants <em>before</em> signalling (once the parent dies they are re-parented
  * and can no longer be found), signal all of them, and escalate to SIGKILL after a grace period.
  */
-final class Reaper {
+public final class Reaper {
 
     private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
 
+    private static final Set<java.nio.file.Path> DOOMED = ConcurrentHashMap.newKeySet();
+
     static {
-        Runtime.getRuntime().addShutdownHook(new Thread(Reaper::killAll, "harness-reaper"));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            killAll();
+            DOOMED.forEach(Harness::deleteTree);
+        }, "harness-reaper"));
     }
 
     private Reaper() {
+    }
+
+    /** Deletes this tree when the JVM exits, after the servers writing into it are dead. */
+    public static void deleteOnExit(java.nio.file.Path dir) {
+        DOOMED.add(dir);
     }
 
     static Process start(ProcessBuilder pb) throws IOException {
@@ -70,7 +80,7 @@ final class Reaper {
     }
 
     /** Kills everything still registered: used by the shutdown hook and after failures. */
-    static void killAll() {
+    public static void killAll() {
         List<Process> all = new ArrayList<>(LIVE);
         List<ProcessHandle> handles = new ArrayList<>();
         for (Process p : all) {

@@ -24,7 +24,7 @@ import java.util.Map;
  * every few milliseconds so the measured start time is close to the truth, and we give up early if
  * the process died, showing the end of its log.
  */
-final class ServerProcess implements AutoCloseable {
+public final class ServerProcess implements AutoCloseable {
 
     /** Resident memory of a process tree, in bytes, from /proc/PID/status. */
     record Rss(long total, long anon, long file, long shmem) {
@@ -50,7 +50,7 @@ final class ServerProcess implements AutoCloseable {
     int port;
     private Process process;
 
-    ServerProcess(String name, CommandTemplate template, Path dataDir, Path logFile, Path home) {
+    public ServerProcess(String name, CommandTemplate template, Path dataDir, Path logFile, Path home) {
         this.name = name;
         this.template = template.requireLoopback();
         this.dataDir = dataDir;
@@ -58,7 +58,7 @@ final class ServerProcess implements AutoCloseable {
         this.home = home;
     }
 
-    List<String> argv() {
+    public List<String> argv() {
         return template.expand(Map.of(
                 "port", Integer.toString(port),
                 "dir", dataDir.toString(),
@@ -66,7 +66,7 @@ final class ServerProcess implements AutoCloseable {
     }
 
     /** A command line as one would type it, for logs and reports. */
-    static String display(List<String> argv) {
+    public static String display(List<String> argv) {
         return String.join(" ", argv.stream().map(Harness::shellQuote).toList());
     }
 
@@ -74,7 +74,7 @@ final class ServerProcess implements AutoCloseable {
      * Starts the process and waits until it answers PING. Returns the time from just before the
      * process was started until the first PONG.
      */
-    Duration start(Duration timeout) throws IOException {
+    public Duration start(Duration timeout) throws IOException {
         if (process != null && process.isAlive()) {
             throw new IllegalStateException(name + " is already running");
         }
@@ -118,7 +118,7 @@ final class ServerProcess implements AutoCloseable {
     }
 
     /** SIGTERM, wait, SIGKILL if needed. Returns the time until the process had exited. */
-    Duration stop() {
+    public Duration stop() {
         if (process == null) {
             return Duration.ZERO;
         }
@@ -127,12 +127,22 @@ final class ServerProcess implements AutoCloseable {
         return d;
     }
 
-    boolean isAlive() {
+    public boolean isAlive() {
         return process != null && process.isAlive();
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
+    }
+
+    /** The port of the current (or last) start, for callers outside this package. */
+    public int port() {
+        return port;
+    }
+
+    /** The server's log file (appended across restarts). */
+    public Path logFile() {
+        return logFile;
     }
 
     /** The sum of VmRSS (and its parts) over the process and its descendants. */
@@ -142,6 +152,26 @@ final class ServerProcess implements AutoCloseable {
             sum = sum.plus(rssOf(h.pid()));
         }
         return sum;
+    }
+
+    /**
+     * Asks every JVM in the process tree for a full GC ({@code jcmd PID GC.run}) and returns how
+     * many it asked. Without it a JVM's RSS includes garbage not yet collected, and per-key
+     * numbers would depend on when the collector last ran. G1 also gives freed heap back to the
+     * OS after a full GC, so the RSS read afterwards is close to what the live data needs.
+     */
+    int fullGc() {
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        int n = 0;
+        for (ProcessHandle h : Reaper.tree(process.toHandle())) {
+            boolean isJava = h.info().command().map(c -> c.endsWith("/java")).orElse(false);
+            if (isJava) {
+                MachineInfo.capture(List.of(Files.isExecutable(jcmd) ? jcmd.toString() : "jcmd",
+                        Long.toString(h.pid()), "GC.run"), Duration.ofSeconds(60));
+                n++;
+            }
+        }
+        return n;
     }
 
     static Rss rssOf(long pid) {
@@ -172,7 +202,7 @@ final class ServerProcess implements AutoCloseable {
         return Long.parseLong(parts[1]) * 1024;
     }
 
-    String logTail(int lines) {
+    public String logTail(int lines) {
         try {
             List<String> all = Files.readAllLines(logFile, StandardCharsets.UTF_8);
             return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.ToDoubleFunction;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -89,6 +90,16 @@ public final class SideBySide implements Callable<Integer> {
                     + " Default: ${DEFAULT-VALUE}")
     long warmupRequests = 100_000;
 
+    @Option(names = "--warmup-timeout", converter = Deadline.Converter.class,
+            description = "Timeout of one warm-up run. Default: 30s")
+    Duration warmupTimeout = Duration.ofSeconds(30);
+
+    @Option(names = "--target-seconds",
+            description = "Shrink N per test so the slowest server's run takes about this long, judged"
+                    + " from its warm-up; -n and --pipelined-requests stay the upper bounds"
+                    + " (0: always use them). Default: ${DEFAULT-VALUE}")
+    double targetSeconds = 4;
+
     @Option(names = {"-c", "--clients"}, description = "Default: ${DEFAULT-VALUE}")
     int clients = 50;
 
@@ -128,7 +139,8 @@ public final class SideBySide implements Callable<Integer> {
             + " Default: ${DEFAULT-VALUE}")
     String redisServer = "redis-server";
 
-    @Option(names = "--work-dir", description = "Where data dirs and logs go. Default: a new temp dir")
+    @Option(names = "--work-dir",
+            description = "Parent of the run's own new directory for data dirs and logs. Default: the temp dir")
     Path workDir;
 
     @Option(names = "--keep", description = "Keep the work dir (data and server logs) at the end.")
@@ -157,6 +169,10 @@ public final class SideBySide implements Callable<Integer> {
 
     private final Map<Cell, List<RedisBenchmark.Row>> samples = new LinkedHashMap<>();
     private final Map<Cell, List<String>> failures = new LinkedHashMap<>();
+    /** Requests per measured run, by test and depth; the same for every server. */
+    private final Map<String, Long> requestsPerRun = new LinkedHashMap<>();
+    /** The lowest warm-up rate of any server, by test and depth. */
+    private final Map<String, Double> slowestWarmup = new LinkedHashMap<>();
     private final PrintStream log = System.err;
 
     public static void main(String[] args) {
@@ -166,8 +182,13 @@ public final class SideBySide implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Path home = Harness.home();
-        Path work = workDir != null ? workDir : Files.createTempDirectory("cajon-side-by-side-");
-        Files.createDirectories(work);
+        // always a new directory of our own, even under --work-dir: it is deleted at the end
+        Path work = workDir != null
+                ? Files.createTempDirectory(Files.createDirectories(workDir), "cajon-side-by-side-")
+                : Files.createTempDirectory("cajon-side-by-side-");
+        if (!keep) {
+            Reaper.deleteOnExit(work);
+        }
         Deadline budget = new Deadline(deadline);
         String commandLine = Harness.commandLine("bench-side-by-side", spec.commandLine().getParseResult()
                 .originalArgs());
@@ -199,14 +220,20 @@ public final class SideBySide implements Callable<Integer> {
                             if (budget.expired()) {
                                 break;
                             }
+                            long n = scaled(t, warmupRequests);
                             RedisBenchmark.Outcome o = RedisBenchmark.run(workload, s.server.port, t, p,
-                                    scaled(t, warmupRequests), budget.cap(runTimeout), work);
+                                    n, budget.cap(warmupTimeout), work);
                             log.printf("warm-up  %-" + width(sides) + "s -P %-2d %-5s %s%n", s.name, p, t,
                                     describe(o));
+                            // A run that did not finish still did at most n requests in that time.
+                            double rate = o.ok() ? o.row().rps()
+                                    : n / Math.max(0.001, o.elapsed().toNanos() / 1e9);
+                            slowestWarmup.merge(key(t, p), rate, Math::min);
                         }
                     }
                 }
             }
+            chooseRequests();
             partial = measure(sides, workload, budget, work);
         } finally {
             for (Side s : sides) {
@@ -252,7 +279,7 @@ public final class SideBySide implements Callable<Integer> {
                 for (String t : tests) {
                     for (Side s : order) {
                         if (budget.expired()) {
-                            return "deadline of " + deadline.toMinutes() + " min reached in round "
+                            return "deadline of " + Harness.human(deadline) + " reached in round "
                                     + round;
                         }
                         Cell cell = new Cell(s.name, t, p);
@@ -261,8 +288,7 @@ public final class SideBySide implements Callable<Integer> {
                             continue;
                         }
                         RedisBenchmark.Outcome o = RedisBenchmark.run(workload, s.server.port, t, p,
-                                scaled(t, p == 1 ? requests : pipelinedRequests),
-                                budget.cap(runTimeout), work);
+                                requestsPerRun.get(key(t, p)), budget.cap(runTimeout), work);
                         log.printf("round %d  %-" + width(sides) + "s -P %-2d %-5s %s%n", round, s.name, p,
                                 t, describe(o));
                         if (o.ok()) {
@@ -286,6 +312,30 @@ public final class SideBySide implements Callable<Integer> {
         return sides.stream().mapToInt(s -> s.name.length()).max().orElse(5);
     }
 
+    /**
+     * N for each test and depth: the configured upper bound, or less if the slowest server's
+     * warm-up rate says a run would take longer than --target-seconds. This keeps a slow Cajon
+     * build from turning one MSET run into minutes, and keeps N identical across servers.
+     */
+    private void chooseRequests() {
+        for (int p : pipelines) {
+            for (String t : tests) {
+                long cap = scaled(t, p == 1 ? requests : pipelinedRequests);
+                Double rate = slowestWarmup.get(key(t, p));
+                long n = cap;
+                if (targetSeconds > 0 && rate != null && Double.isFinite(rate)) {
+                    long floor = Math.min(cap, 20L * clients * p);
+                    n = Math.max(floor, Math.min(cap, (long) (rate * targetSeconds)));
+                }
+                requestsPerRun.put(key(t, p), n);
+            }
+        }
+    }
+
+    private static String key(String test, int pipeline) {
+        return test + "/" + pipeline;
+    }
+
     private long scaled(String test, long n) {
         return test.equalsIgnoreCase("MSET") ? Math.max(1, n / msetDivisor) : n;
     }
@@ -299,7 +349,7 @@ public final class SideBySide implements Callable<Integer> {
 
     // ---------------------------------------------------------------- report
 
-    private double median(String side, String test, int p, java.util.function.ToDoubleFunction<RedisBenchmark.Row> f) {
+    private double median(String side, String test, int p, ToDoubleFunction<RedisBenchmark.Row> f) {
         List<RedisBenchmark.Row> rows = samples.getOrDefault(new Cell(side, test, p), List.of());
         return Stats.median(rows.stream().map(r -> f.applyAsDouble(r)).toList());
     }
@@ -321,16 +371,26 @@ public final class SideBySide implements Callable<Integer> {
                 .append(loadAfter).append(" after.\n");
         md.append("- Workload: `redis-benchmark -h 127.0.0.1 -p PORT -c ").append(clients)
                 .append(" -d ").append(dataSize).append(" -r ").append(keyspace)
-                .append(" -n N -P P -t TEST --csv`, N = ").append(String.format(Locale.ROOT, "%,d", requests))
+                .append(" -n N -P P -t TEST --csv`. N (the requests column) is the same for every server:"
+                        + " at most ").append(String.format(Locale.ROOT, "%,d", requests))
                 .append(" at -P 1 and ").append(String.format(Locale.ROOT, "%,d", pipelinedRequests))
-                .append(" at deeper pipelines; MSET sets 10 keys per request and its rps counts requests,"
-                        + " with N/").append(msetDivisor).append(" requests per run.\n");
-        md.append("- Order: ").append(rounds).append(rounds == 1 ? " round" : " rounds").append("; in each, every test runs ")
+                .append(" at deeper pipelines, and a ").append(msetDivisor)
+                .append("th of that for MSET, which sets 10 keys per request (its rps counts requests)");
+        if (targetSeconds > 0 && warmupRequests > 0) {
+            md.append(String.format(Locale.ROOT, "; smaller where the slowest server's warm-up rate"
+                    + " said a run would take more than %.0f s", targetSeconds));
+        }
+        md.append(".\n");
+        md.append("- Order: ").append(rounds).append(rounds == 1 ? " round" : " rounds")
+                .append("; in each, every test runs ")
                 .append(sides.stream().map(s -> s.name).reduce((x, y) -> x + ", " + y).orElse(""))
                 .append(" and then the same in reverse, so each cell is the median of up to ")
-                .append(2 * rounds).append(" runs. One uncounted warm-up pass of ")
-                .append(String.format(Locale.ROOT, "%,d", warmupRequests))
-                .append(" requests per test and depth ran first on each server.\n");
+                .append(2 * rounds).append(" runs. ")
+                .append(warmupRequests > 0
+                        ? String.format(Locale.ROOT, "One uncounted warm-up pass of %,d requests per"
+                                + " test and depth ran first on each server.", warmupRequests)
+                        : "No warm-up pass.")
+                .append('\n');
         md.append("- Servers, all on 127.0.0.1 with a fresh data dir:\n");
         for (Side s : sides) {
             md.append("  - ").append(s.name).append(": `").append(s.template.text()).append("`\n");
@@ -340,7 +400,7 @@ public final class SideBySide implements Callable<Integer> {
 
         for (int p : pipelines) {
             md.append("### -P ").append(p).append("\n\n");
-            md.append("| test |");
+            md.append("| test | requests |");
             for (Side s : sides) {
                 md.append(' ').append(s.name).append(" rps |");
             }
@@ -350,10 +410,12 @@ public final class SideBySide implements Callable<Integer> {
             md.append(" p50 ms (").append(names(sides)).append(") |");
             md.append(" p99 ms (").append(names(sides)).append(") |\n");
             md.append("|---|");
-            md.append("---:|".repeat(sides.size() + refs.size() + 2)).append('\n');
+            md.append("---:|".repeat(sides.size() + refs.size() + 3)).append('\n');
             Map<Side, List<Double>> ratios = new LinkedHashMap<>();
             for (String t : tests) {
-                md.append("| ").append(t).append(" |");
+                md.append("| ").append(t).append(" | ")
+                        .append(String.format(Locale.ROOT, "%,d", requestsPerRun.getOrDefault(key(t, p), 0L)))
+                        .append(" |");
                 for (Side s : sides) {
                     md.append(' ').append(rps(median(s.name, t, p, RedisBenchmark.Row::rps))).append(" |");
                 }
@@ -366,7 +428,7 @@ public final class SideBySide implements Callable<Integer> {
                 md.append(' ').append(latencies(sides, t, p, RedisBenchmark.Row::p50Ms)).append(" |");
                 md.append(' ').append(latencies(sides, t, p, RedisBenchmark.Row::p99Ms)).append(" |\n");
             }
-            md.append("| **geomean** |").append(" |".repeat(sides.size()));
+            md.append("| **geomean** | |").append(" |".repeat(sides.size()));
             for (Side r : refs) {
                 md.append(" **").append(ratio(Stats.geomean(ratios.getOrDefault(r, List.of()))))
                         .append("** |");
@@ -393,7 +455,8 @@ public final class SideBySide implements Callable<Integer> {
                 + "</summary>\n\n");
         md.append("| server | test | -P | spread | rps |\n|---|---|---:|---:|---|\n");
         samples.entrySet().stream()
-                .sorted(Comparator.comparing((Map.Entry<Cell, List<RedisBenchmark.Row>> e) -> e.getKey().pipeline())
+                .sorted(Comparator.comparing(
+                        (Map.Entry<Cell, List<RedisBenchmark.Row>> e) -> e.getKey().pipeline())
                         .thenComparing(e -> tests.indexOf(e.getKey().test()))
                         .thenComparing(e -> sideIndex(sides, e.getKey().side())))
                 .forEach(e -> {
@@ -433,7 +496,7 @@ public final class SideBySide implements Callable<Integer> {
     }
 
     private String latencies(List<Side> sides, String t, int p,
-            java.util.function.ToDoubleFunction<RedisBenchmark.Row> f) {
+            ToDoubleFunction<RedisBenchmark.Row> f) {
         return String.join(" / ", sides.stream().map(s -> {
             double v = median(s.name, t, p, f);
             return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%.3f", v);
