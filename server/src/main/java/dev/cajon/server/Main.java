@@ -45,23 +45,28 @@ public final class Main implements Callable<Integer> {
             System.err.println("cajon-server: " + e.getMessage());
             return 2;
         }
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            log.info("shutting down");
-            server.close();
-            stopped.countDown();
-        }, "cajon-shutdown"));
+        CountDownLatch stopRequested = new CountDownLatch(1);
+        // SIGTERM / SIGINT: stop cleanly on the main thread and exit 0, as Redis does
+        for (String name : new String[] {"TERM", "INT"}) {
+            try {
+                sun.misc.Signal.handle(new sun.misc.Signal(name), sig -> stopRequested.countDown());
+            } catch (IllegalArgumentException e) {
+                log.warn("cannot handle SIG{}: {}", name, e.getMessage());
+            }
+        }
+        // any other way out of the JVM still closes the maps
+        Thread fallback = new Thread(server::close, "cajon-shutdown");
+        Runtime.getRuntime().addShutdownHook(fallback);
         log.info("Cajon {} ready to accept connections on {}:{} (data dir {}, {} transport, {} recovery, started in {} ms)",
                 Version.CAJON, bind, server.port(), dir.toAbsolutePath().normalize(), server.transport(),
                 server.store().recovered() ? "after" : "no", (System.nanoTime() - t0) / 1_000_000);
-        stopped.await();
+        stopRequested.await();
+        log.info("shutting down");
+        server.close();
         return 0;
     }
 
     public static void main(String[] args) {
-        int rc = new CommandLine(new Main()).execute(args);
-        if (rc != 0) {
-            System.exit(rc);
-        }
+        System.exit(new CommandLine(new Main()).execute(args));
     }
 }

@@ -51,7 +51,7 @@ public final class Keyspace implements Closeable {
      * The longest key Cajon stores. A key is a Chronicle Map key, and an entry (key plus value up
      * to {@link #BLOB_THRESHOLD}) must fit one segment tier; Redis allows keys up to 512 MiB.
      */
-    public static final int MAX_KEY_LENGTH = 32 * 1024;
+    public static final int MAX_KEY_LENGTH = 64 * 1024;
     /** Values longer than this live in a blob file instead of the map entry. */
     public static final int BLOB_THRESHOLD = 16 * 1024;
     static final int STRIPES = 1024;
@@ -263,8 +263,9 @@ public final class Keyspace implements Closeable {
     }
 
     /**
-     * Moves every live key into a new generation about twice the live size. Holds every stripe,
-     * so all commands on this keyspace wait for it (a few hundred ms per million keys).
+     * Moves every live key into a new generation four times the old capacity while that is
+     * under 4M entries, then twice (and at least twice the live count). Holds every stripe, so
+     * all commands on this keyspace wait for it (a few hundred ms per million keys).
      */
     private void grow(boolean forced) {
         lockAll();
@@ -273,7 +274,9 @@ public final class Keyspace implements Closeable {
             if (!forced && live <= file.capacity()) {
                 return; // someone else grew it
             }
-            long target = Math.max(file.capacity() * 2, live * 2);
+            // quadruple while small (fewer stop-the-world copies on the way up), then double
+            long factor = file.capacity() < (1 << 22) ? 4 : 2;
+            long target = Math.max(file.capacity() * factor, live * 2);
             long n = Math.max(1, puts.sum());
             int avgKey = (int) Math.max(8, Math.min(4096, keyBytes.sum() / n + 1));
             int avgValue = (int) Math.max(8, Math.min(ValueHeader.headerLength(0) + BLOB_THRESHOLD,
@@ -951,25 +954,39 @@ public final class Keyspace implements Closeable {
      */
     public long reclaimIfDue(byte[] key, long recordAt) {
         return locked(key, () -> {
-            byte[] v = map().get(key);
-            if (v == null) {
-                return NOTHING_DUE;
-            }
-            long at = ValueHeader.expireAt(v);
-            if (at == ValueHeader.NO_EXPIRY || ValueHeader.wheelAt(v) != recordAt) {
-                return NOTHING_DUE;
-            }
-            if (at >= clock.nowMillis()) {
-                try {
-                    map().put(key, ValueHeader.withWheelAt(v, at));
-                } catch (IllegalStateException | IllegalArgumentException e) {
-                    throw new CapacityExhausted(e);
+            // One Chronicle lookup: read the header in place and remove through the same context
+            // (the reaper's hot path, up to hundreds of thousands of keys a second in a storm).
+            try (net.openhft.chronicle.map.ExternalMapQueryContext<byte[], byte[], ?> q = map().queryContext(key)) {
+                q.updateLock().lock();
+                net.openhft.chronicle.map.MapEntry<byte[], byte[]> e = q.entry();
+                if (e == null) {
+                    return NOTHING_DUE;
                 }
-                return at;
+                net.openhft.chronicle.hash.Data<byte[]> data = e.value();
+                net.openhft.chronicle.bytes.RandomDataInput in = data.bytes();
+                long off = data.offset();
+                long at = ValueHeader.expireAt(in, off);
+                if (at == ValueHeader.NO_EXPIRY || ValueHeader.wheelAt(in, off) != recordAt) {
+                    return NOTHING_DUE;
+                }
+                if (at >= clock.nowMillis()) {
+                    byte[] v = data.getUsing(null);
+                    q.replaceValue(e, q.wrapValueAsData(ValueHeader.withWheelAt(v, at)));
+                    return at;
+                }
+                long blobId = ValueHeader.blobIdOrNone(in, off);
+                q.remove(e);
+                keys.decrementAndGet();
+                volatileKeys.decrementAndGet();
+                deadlineSum.addAndGet(-(at - DEADLINE_BASE));
+                expired.increment();
+                if (blobId != ValueHeader.NO_BLOB) {
+                    blobs.delete(blobId);
+                }
+                return RECLAIMED;
+            } catch (IllegalStateException | IllegalArgumentException e) {
+                throw new CapacityExhausted(e);
             }
-            removeStored(key, v);
-            expired.increment();
-            return RECLAIMED;
         });
     }
 

@@ -209,7 +209,10 @@ public final class MapFile implements Closeable {
                 .entries(ents)
                 .averageKeySize(avgKey)
                 .averageValueSize(avgValue)
-                .maxBloatFactor(MAX_BLOAT);
+                .maxBloatFactor(MAX_BLOAT)
+                // Cajon closes its maps itself, after in-flight commands finish; Chronicle's own
+                // exit hook would close them under running commands at SIGTERM
+                .skipCloseOnExitHook(true);
     }
 
     static String fileName(int gen, long ents, int avgKey, int avgValue) {

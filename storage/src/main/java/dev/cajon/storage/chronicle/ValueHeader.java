@@ -184,6 +184,37 @@ public final class ValueHeader {
         }
     }
 
+    // ---- the same reads in place, on the bytes of a Chronicle entry (no copy of the value)
+
+    /** {@link #blobIdOrNone}: the value is not a blob. */
+    public static final long NO_BLOB = -1L;
+
+    public static long expireAt(net.openhft.chronicle.bytes.RandomDataInput in, long off) {
+        return (in.readByte(off + 3) & FLAG_EXPIRES) != 0 ? getLong(in, off + BASE_LEN) : NO_EXPIRY;
+    }
+
+    public static long wheelAt(net.openhft.chronicle.bytes.RandomDataInput in, long off) {
+        return (in.readByte(off + 3) & FLAG_WHEEL_AT) != 0 ? getLong(in, off + BASE_LEN + EXPIRE_LEN)
+                : expireAt(in, off);
+    }
+
+    public static long blobIdOrNone(net.openhft.chronicle.bytes.RandomDataInput in, long off) {
+        if (in.readByte(off + 2) != ENC_BLOB) {
+            return NO_BLOB;
+        }
+        int f = in.readByte(off + 3);
+        int h = BASE_LEN + ((f & FLAG_EXPIRES) != 0 ? EXPIRE_LEN : 0) + ((f & FLAG_WHEEL_AT) != 0 ? EXPIRE_LEN : 0);
+        return getLong(in, off + h);
+    }
+
+    private static long getLong(net.openhft.chronicle.bytes.RandomDataInput in, long off) {
+        long v = 0;
+        for (int i = 0; i < 8; i++) {
+            v = (v << 8) | (in.readByte(off + i) & 0xFF);
+        }
+        return v;
+    }
+
     static void putLong(byte[] b, int off, long v) {
         for (int i = 7; i >= 0; i--) {
             b[off + i] = (byte) v;

@@ -63,7 +63,8 @@ public final class ExpiryWheel implements ExpiryListener {
 
     public ExpiryWheel(Clock clock) {
         this.clock = clock;
-        this.current = clock.nowMillis();
+        // deadlines at now are not due yet (a key lives through its deadline millisecond)
+        this.current = clock.nowMillis() - 1;
         long w = 1;
         for (int i = 0; i < LEVELS; i++) {
             int n = i == 0 ? 1 << L0_BITS : 1 << LN_BITS;
