@@ -467,7 +467,7 @@ public final class Keyspace implements Closeable {
      * SET and its variants.
      *
      * @param expireAt absolute deadline in ms, {@link ValueHeader#NO_EXPIRY} to clear the TTL, or
-     *                 {@link #KEEP_TTL}. A deadline already in the past deletes the key.
+     *                 {@link #KEEP_TTL}. A given deadline at or before now deletes the key.
      * @param wantOld  return the previous value (SET ... GET, GETSET)
      */
     public SetResult set(byte[] key, byte[] value, SetCondition cond, long expireAt, boolean wantOld) {
@@ -480,7 +480,9 @@ public final class Keyspace implements Closeable {
             }
             StringValue prev = wantOld && old != null ? view(old) : null;
             long at = expireAt == KEEP_TTL ? (old == null ? ValueHeader.NO_EXPIRY : ValueHeader.expireAt(old)) : expireAt;
-            if (at != ValueHeader.NO_EXPIRY && at <= clock.nowMillis()) {
+            // a deadline this write gives that is not in the future deletes the key (Redis's
+            // checkAlreadyExpired); a deadline KEEPTTL carries over is still live at now
+            if (expireAt != KEEP_TTL && at != ValueHeader.NO_EXPIRY && at <= clock.nowMillis()) {
                 if (old != null) {
                     removeStored(key, old);
                 }

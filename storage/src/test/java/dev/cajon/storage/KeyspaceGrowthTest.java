@@ -149,6 +149,29 @@ class KeyspaceGrowthTest {
         }
     }
 
+    /** A key lives through its deadline millisecond: growth at exactly the deadline keeps it. */
+    @Test
+    void growthAtTheDeadlineKeepsTheKeys() {
+        try (Store store = Store.open(dir, clock)) {
+            Keyspace ks = store.keyspace(Store.DEFAULT_APP, 0);
+            int n = (int) MapFile.INITIAL_ENTRIES - 1; // plus "big": exactly at capacity
+            for (int i = 0; i < n; i++) {
+                ks.set(key(i), value40(i), SetCondition.ALWAYS, T0 + 1000, false);
+            }
+            ks.set(b("big"), new byte[Keyspace.BLOB_THRESHOLD + 1], SetCondition.ALWAYS, T0 + 1000, false);
+
+            clock.advance(1000); // now == deadline
+            ks.set(b("fresh"), b("v"), SetCondition.ALWAYS, ValueHeader.NO_EXPIRY, false);
+            assertEquals(2, ks.generation(), "one key past capacity grows the map");
+            assertEquals(n + 2, ks.size(), "every key at its deadline was carried over");
+            assertEquals(n + 1, ks.volatileSize());
+            assertEquals(0, ks.expiredCount());
+            assertEquals(1, TestData.list(TestData.blobDir(store, 0)).size(), "the blob is kept");
+            assertArrayEquals(value40(0), ks.get(key(0)).toBytes());
+            assertEquals(T0 + 1000, ks.deadline(b("big")));
+        }
+    }
+
     /** Growth copies live keys only: keys past their deadline (and their blobs) are dropped. */
     @Test
     void growthDropsExpiredKeys() {
@@ -163,7 +186,7 @@ class KeyspaceGrowthTest {
             assertEquals(n + 1, ks.size());
             assertEquals(1, ks.generation());
 
-            clock.advance(1000);
+            clock.advance(1001); // 1 ms past the deadline
             ks.set(b("fresh"), b("v"), SetCondition.ALWAYS, ValueHeader.NO_EXPIRY, false);
             assertEquals(2, ks.generation(), "one key past capacity grows the map");
             assertEquals(1, ks.size(), "only the live key was carried over");

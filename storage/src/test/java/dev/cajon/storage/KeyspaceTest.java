@@ -164,6 +164,27 @@ class KeyspaceTest {
             assertNull(ks.get(b("k")));
         }
 
+        /**
+         * SET ... KEEPTTL on a key at its deadline millisecond: the key is live, so the write
+         * replaces the value and keeps the deadline; it expires 1 ms later. KEEPTTL gives no
+         * deadline, so Redis's checkAlreadyExpired (a given deadline at or before now deletes)
+         * does not apply.
+         */
+        @Test
+        void keepTtlAtTheDeadlineKeepsTheKeyAndItsDeadline() {
+            setWithDeadline("k", "a", T0 + 1000);
+            clock.advance(1000); // now == deadline: the key is live
+            SetResult r = ks.set(b("k"), b("b"), SetCondition.ALWAYS, Keyspace.KEEP_TTL, true);
+            assertEquals(OpStatus.OK, r.status());
+            assertEquals("a", str(r.old()));
+            assertEquals("b", get("k"));
+            assertEquals(T0 + 1000, deadline("k"));
+            assertEquals(1, ks.size());
+            clock.advance(1);
+            assertNull(ks.get(b("k")));
+            assertEquals(1, ks.expiredCount(), "it expired; the write did not delete it");
+        }
+
         @Test
         void keepTtlOnMissingKeyMeansNoTtl() {
             ks.set(b("k"), b("b"), SetCondition.ALWAYS, Keyspace.KEEP_TTL, false);
@@ -180,7 +201,8 @@ class KeyspaceTest {
             assertEquals(0, ks.size());
 
             ks.set(b("other"), b("b"), SetCondition.ALWAYS, T0, false);
-            assertFalse(ks.exists(b("other")), "a deadline equal to now is already past");
+            assertFalse(ks.exists(b("other")), "a write with a deadline equal to now deletes at once "
+                    + "(Redis's checkAlreadyExpired), although a read keeps a key through its deadline");
             assertEquals(0, ks.size());
         }
 
@@ -188,10 +210,10 @@ class KeyspaceTest {
         void setWithDeadlineExpiresThen() {
             setWithDeadline("k", "v", T0 + 1000);
             assertEquals(T0 + 1000, deadline("k"));
-            clock.advance(999);
-            assertEquals("v", get("k"));
-            clock.advance(2);
-            assertNull(ks.get(b("k")));
+            clock.advance(1000);
+            assertEquals("v", get("k"), "alive at its deadline");
+            clock.advance(1);
+            assertNull(ks.get(b("k")), "gone 1 ms past it");
         }
     }
 
@@ -206,7 +228,10 @@ class KeyspaceTest {
             assertEquals(2, ks.size());
             assertEquals(0, ks.expiredCount());
 
-            clock.advance(5001);
+            clock.advance(5000);
+            assertEquals("v", get("k"), "alive at its deadline");
+            assertEquals(0, ks.expiredCount());
+            clock.advance(1);
             assertEquals(2, ks.size(), "an expired key counts until something touches it");
             assertNull(ks.get(b("k")));
             assertEquals(1, ks.size());
@@ -221,7 +246,7 @@ class KeyspaceTest {
             for (String k : List.of("a", "b", "c", "d", "e", "f", "g")) {
                 setWithDeadline(k, "12", T0 + 100);
             }
-            clock.advance(100);
+            clock.advance(101); // 1 ms past the deadline
             assertFalse(ks.exists(b("a")));
             assertEquals("none", ks.type(b("b")));
             assertEquals(0, ks.strlen(b("c")));
@@ -244,6 +269,10 @@ class KeyspaceTest {
             assertEquals(Keyspace.NOTHING_DUE, ks.reclaimIfDue(b("plain")));
             assertEquals(2, ks.size());
             clock.advance(100);
+            assertEquals(T0 + 100, ks.reclaimIfDue(b("k")), "at its deadline the key still lives: re-filed there");
+            assertEquals(2, ks.size());
+            assertEquals(0, ks.expiredCount());
+            clock.advance(1);
             assertEquals(Keyspace.RECLAIMED, ks.reclaimIfDue(b("k")));
             assertEquals(1, ks.size());
             assertEquals(0, ks.volatileSize());
@@ -383,7 +412,7 @@ class KeyspaceTest {
             assertEquals(1, ks.size());
             ks.set(b("plain"), b("w"), SetCondition.ALWAYS, Keyspace.KEEP_TTL, false);
             assertEquals(1, ks.volatileSize());
-            clock.advance(100);
+            clock.advance(101);
             assertNull(ks.get(b("plain")));
             assertEquals(0, ks.volatileSize());
             assertEquals(0, ks.size());
@@ -517,6 +546,8 @@ class KeyspaceTest {
             ks.incrBy(b("n"), 1);
             assertEquals(T0 + 1000, deadline("n"));
             clock.advance(1000);
+            assertEquals("2", get("n"), "alive at its deadline");
+            clock.advance(1);
             assertNull(ks.get(b("n")));
         }
 
@@ -715,6 +746,11 @@ class KeyspaceTest {
             assertEquals("v", str(ks.getEx(b("k"), T0 - 1)));
             assertFalse(ks.exists(b("k")));
             assertEquals(0, ks.size());
+
+            set("now", "v");
+            assertEquals("v", str(ks.getEx(b("now"), T0)), "GETEX PXAT now");
+            assertFalse(ks.exists(b("now")), "a deadline equal to now deletes, as in Redis");
+            assertEquals(0, ks.size());
         }
 
         @Test
@@ -749,6 +785,8 @@ class KeyspaceTest {
             assertEquals(T0 + 1000, deadline("dst"));
             assertEquals(1, ks.size());
             clock.advance(1000);
+            assertEquals("v", get("dst"), "alive at its deadline");
+            clock.advance(1);
             assertNull(ks.get(b("dst")), "the TTL moved with the key");
         }
 
@@ -768,7 +806,7 @@ class KeyspaceTest {
             assertEquals(OpStatus.NOT_FOUND, ks.rename(b("src"), b("dst"), true));
             assertEquals(OpStatus.NOT_FOUND, ks.rename(b("src"), b("src"), false));
             setWithDeadline("gone", "v", T0 + 10);
-            clock.advance(10);
+            clock.advance(11);
             assertEquals(OpStatus.NOT_FOUND, ks.rename(b("gone"), b("dst"), false));
             assertFalse(ks.exists(b("dst")));
         }
@@ -868,7 +906,7 @@ class KeyspaceTest {
                 setWithDeadline("dead" + i, "v", T0 + 10);
             }
             set("alive", "v");
-            clock.advance(10);
+            clock.advance(11);
             for (int i = 0; i < 20; i++) {
                 assertEquals("alive", new String(ks.randomKey(), StandardCharsets.UTF_8));
             }
@@ -925,6 +963,10 @@ class KeyspaceTest {
             setWithDeadline("b", "2", T0 + 1000);
             setWithDeadline("c", "3", T0 + 10);
             clock.advance(10);
+            Set<String> atDeadline = new java.util.TreeSet<>();
+            ks.forEachLiveKey(k -> atDeadline.add(new String(k, StandardCharsets.UTF_8)));
+            assertEquals(Set.of("a", "b", "c"), atDeadline, "c lives through its deadline");
+            clock.advance(1);
             Set<String> seen = new java.util.TreeSet<>();
             ks.forEachLiveKey(k -> seen.add(new String(k, StandardCharsets.UTF_8)));
             assertEquals(Set.of("a", "b"), seen);
@@ -948,7 +990,7 @@ class KeyspaceTest {
                 set("k" + i, "v");
             }
             setWithDeadline("dead", "v", T0 + 1);
-            clock.advance(1);
+            clock.advance(2);
             for (int count : new int[] {1, 10, 1000, 100_000}) {
                 List<String> seen = scanAll(count);
                 assertEquals(5000, seen.size(), "count " + count);

@@ -213,8 +213,12 @@ class LargeValueTest {
         ks.set(b("getex"), pattern(MIB, 17), SetCondition.ALWAYS, NO_EXPIRY, false);
         assertEquals(3, blobs().size());
         assertTrue(ks.expireAt(b("now"), T0 - 1, ExpireCondition.NONE));
-        assertArrayEquals(pattern(MIB, 17), ks.getEx(b("getex"), T0).toBytes());
+        assertArrayEquals(pattern(MIB, 17), ks.getEx(b("getex"), T0).toBytes(), "GETEX PXAT now deletes");
+        assertEquals(1, blobs().size(), "only lazy's blob is left");
         clock.advance(100);
+        assertArrayEquals(pattern(MIB, 15), ks.get(b("lazy")).toBytes(), "alive at its deadline");
+        assertEquals(1, blobs().size());
+        clock.advance(1);
         assertNull(ks.get(b("lazy")));
         assertEquals(List.of(), blobs());
         assertEquals(0, ks.size());
@@ -280,7 +284,7 @@ class LargeValueTest {
         set("keep", pattern(MIB, 25));
         assertEquals(2, blobs().size());
         store.close();
-        clock.advance(100);
+        clock.advance(101); // 1 ms past the deadline
         store = Store.open(dir, clock);
         ks = store.keyspace(Store.DEFAULT_APP, 0);
         assertEquals(1, ks.size());

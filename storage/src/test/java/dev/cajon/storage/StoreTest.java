@@ -243,6 +243,12 @@ class StoreTest {
         heard.clear();
         clock.advance(5);
         try (Store store = Store.open(dir, clock, l)) {
+            assertEquals(List.of("default/0:x@10", "default/1:y@20", "default/1:z@5"),
+                    heard.stream().sorted().toList(), "z is at its deadline: still live, reported again");
+        }
+        heard.clear();
+        clock.advance(1);
+        try (Store store = Store.open(dir, clock, l)) {
             assertEquals(List.of("default/0:x@10", "default/1:y@20"), heard.stream().sorted().toList(),
                     "z expired while down and is not reported");
             assertEquals(1, store.existing(Store.DEFAULT_APP, 1).size() - 1);

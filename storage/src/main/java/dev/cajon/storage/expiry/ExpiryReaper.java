@@ -6,7 +6,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The thread that drives the {@link ExpiryWheel} in a running server: every tick (a few ms) it
- * advances the wheel to the clock's now, which reclaims every key whose deadline has come. Tests
+ * advances the wheel to the clock's now, which reclaims every key whose deadline has passed. Tests
  * do not start it; they move a manual clock and call {@link ExpiryWheel#advance()} themselves.
  */
 public final class ExpiryReaper implements AutoCloseable {

@@ -19,7 +19,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code d} is filed at the lowest level whose span still reaches it, in slot
  * {@code (d / width) mod slots}. When time crosses a slot boundary of level {@code i >= 1}, that
  * slot is emptied into the levels below ("cascade"); a level-0 slot fires when its millisecond
- * comes. Cascading is what keeps every operation O(1): each record moves down at most five times.
+ * has passed (a key lives through its deadline millisecond). Cascading is what keeps every
+ * operation O(1): each record moves down at most five times.
  *
  * <h2>No heap object per key</h2>
  * A slot is a growable {@code byte[]} of packed records {@code [keyspace id: 4][deadline: 8]
@@ -146,7 +147,7 @@ public final class ExpiryWheel implements ExpiryListener {
     // ------------------------------------------------------------------ advancing
 
     /**
-     * Processes every deadline up to the clock's now: cascades and fires due slots, then reclaims
+     * Processes every deadline before the clock's now: cascades and fires due slots, then reclaims
      * their keys. Returns the number of keys reclaimed. Called by the reaper thread (or by tests,
      * after moving a manual clock).
      */

@@ -101,11 +101,13 @@ class ValueHeaderTest {
     }
 
     @Test
-    void expiredMeansDeadlineReached() {
+    void expiredMeansDeadlinePassed() {
+        // Redis's keyIsExpired (now > when): a key lives through its deadline millisecond
         byte[] v = ValueHeader.raw(b("v"), 1000);
         assertFalse(ValueHeader.isExpired(v, 999));
-        assertTrue(ValueHeader.isExpired(v, 1000));
+        assertFalse(ValueHeader.isExpired(v, 1000));
         assertTrue(ValueHeader.isExpired(v, 1001));
+        assertTrue(ValueHeader.isExpired(v, 1002));
         assertFalse(ValueHeader.isExpired(ValueHeader.raw(b("v"), ValueHeader.NO_EXPIRY), Long.MAX_VALUE));
     }
 

@@ -25,18 +25,30 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Random operations on two keyspaces that share one wheel, against a reference model (per db, a
- * map of key to deadline). The clock only moves in "advance" steps, each immediately followed by
- * {@code wheel.advance()}; after it returns, no key past its deadline may be held: DBSIZE, the
- * live key set, the volatile count and the expired counter must all match the model exactly.
- * Between advances the clock stands still, so a correct wheel leaves reads nothing to reclaim
- * lazily, and the expired counter counts only the wheel's work.
+ * map of key to deadline). The model follows Redis 7 exactly: a key is alive iff
+ * {@code deadline >= now} (keyIsExpired is {@code now > when}, so a key lives through its deadline
+ * millisecond), while a write that sets a deadline {@code <= now} deletes the key at once
+ * (checkAlreadyExpired). The clock only moves in "advance" steps, each immediately followed by
+ * {@code wheel.advance()}; after it returns, no key past its deadline may be held and a key at its
+ * deadline must still be there: DBSIZE, the live key set, the volatile count and the expired counter must
+ * all match the model exactly. Between advances the clock stands still, so a correct wheel leaves
+ * reads nothing to reclaim lazily, and the expired counter counts only the wheel's work.
  *
  * <p>Deadlines are drawn at every level of the wheel and sometimes exactly on a slot boundary;
- * clock steps are sometimes exactly to the next pending deadline or 1 ms before it. A failure
+ * clock steps are sometimes exactly to the next pending deadline (the key must survive), 1 ms
+ * past it (it must be reclaimed) or 1 ms before it. A failure
  * names the seed and the step; the last operations are printed.
  */
 class ExpiryModelTest {
     private static final long NONE = Long.MAX_VALUE; // model: no deadline
+    /**
+     * Keyspace.set deletes a key when KEEPTTL carries over a deadline equal to now (a key at its
+     * deadline millisecond), where Redis keeps it; the disabled
+     * KeyspaceTest.SetAndGet#keepTtlAtTheDeadlineKeepsTheKeyAndItsDeadline pins the fix. Until
+     * then the model does not issue SET KEEPTTL on a key at its deadline. Set this to true (and
+     * enable that test) once Keyspace is fixed.
+     */
+    private static final boolean KEEPTTL_AT_THE_DEADLINE_FIXED = true;
 
     @TempDir
     Path dir;
@@ -68,10 +80,14 @@ class ExpiryModelTest {
                 int op = rnd.nextInt(100);
                 String what;
                 if (op < 22) {
-                    long at = now + ttl(rnd, now);
+                    long at = rnd.nextInt(20) == 0 ? now - rnd.nextInt(3) : now + ttl(rnd, now);
                     what = "SET " + k + " PXAT +" + (at - now);
                     assertEquals(OpStatus.OK, ks.set(b(k), b("7"), SetCondition.ALWAYS, at, false).status(), what);
-                    m.put(k, at);
+                    if (at <= now) {
+                        m.remove(k); // a write with a deadline at or before now deletes
+                    } else {
+                        m.put(k, at);
+                    }
                 } else if (op < 30) {
                     what = "SET " + k;
                     ks.set(b(k), b("7"), SetCondition.ALWAYS, NO_EXPIRY, false);
@@ -84,8 +100,14 @@ class ExpiryModelTest {
                     m.putIfAbsent(k, at);
                 } else if (op < 37) {
                     what = "SET " + k + " KEEPTTL";
-                    ks.set(b(k), b("7"), SetCondition.ALWAYS, Keyspace.KEEP_TTL, false);
-                    m.putIfAbsent(k, NONE);
+                    Long cur = m.get(k);
+                    if (!KEEPTTL_AT_THE_DEADLINE_FIXED && cur != null && cur == now) {
+                        what += " (skipped: key at its deadline)";
+                    } else {
+                        // the key keeps its deadline, even one equal to now (it is live through it)
+                        ks.set(b(k), b("7"), SetCondition.ALWAYS, Keyspace.KEEP_TTL, false);
+                        m.putIfAbsent(k, NONE);
+                    }
                 } else if (op < 50) {
                     int[] conds = {ExpireCondition.NONE, ExpireCondition.NONE, ExpireCondition.NX, ExpireCondition.XX,
                         ExpireCondition.GT, ExpireCondition.LT};
@@ -114,12 +136,17 @@ class ExpiryModelTest {
                     what = "DEL " + k;
                     assertEquals(m.remove(k) != null, ks.del(b(k)), what);
                 } else if (op < 68) {
-                    long at = rnd.nextInt(4) == 0 ? NO_EXPIRY : now + ttl(rnd, now);
+                    int kind = rnd.nextInt(20);
+                    long at = kind < 5 ? NO_EXPIRY : kind == 5 ? now - rnd.nextInt(2) : now + ttl(rnd, now);
                     what = "GETEX " + k + (at == NO_EXPIRY ? " PERSIST" : " PXAT +" + (at - now));
                     boolean present = ks.getEx(b(k), at) != null;
                     assertEquals(m.containsKey(k), present, what);
                     if (present) {
-                        m.put(k, at == NO_EXPIRY ? NONE : at);
+                        if (at != NO_EXPIRY && at <= now) {
+                            m.remove(k); // returned, then deleted
+                        } else {
+                            m.put(k, at == NO_EXPIRY ? NONE : at);
+                        }
                     }
                 } else if (op < 71) {
                     what = "INCR " + k;
@@ -146,7 +173,7 @@ class ExpiryModelTest {
                     advances++;
                     for (int i = 0; i < 2; i++) {
                         int before = model[i].size();
-                        model[i].values().removeIf(at -> at <= to);
+                        model[i].values().removeIf(at -> at < to); // alive iff deadline >= now
                         expired[i] += before - model[i].size();
                     }
                     remember(trail, what);
@@ -221,19 +248,25 @@ class ExpiryModelTest {
         }
     }
 
-    /** Where the next clock step goes: nowhere, a little, a lot, or exactly to a deadline. */
+    /**
+     * Where the next clock step goes: nowhere, a little, a lot, or exactly to the next pending
+     * deadline (which may be now itself), 1 ms past it, or 1 ms before it.
+     */
     private static long nextTime(Random rnd, long now, Map<String, Long>[] model) {
         long next = Long.MAX_VALUE;
         for (Map<String, Long> m : model) {
             for (long at : m.values()) {
-                if (at > now && at < next) {
+                if (at >= now && at < next) {
                     next = at;
                 }
             }
         }
         int c = rnd.nextInt(10);
-        if (next != Long.MAX_VALUE && next != NONE && c < 3) {
-            return next; // exactly the next deadline
+        if (next != Long.MAX_VALUE && next != NONE && c < 2) {
+            return next + 1; // 1 ms past the next deadline: that key must go
+        }
+        if (next != Long.MAX_VALUE && next != NONE && c < 4) {
+            return next; // exactly the next deadline: that key must stay
         }
         if (next != Long.MAX_VALUE && next != NONE && c < 5 && next - 1 > now) {
             return next - 1; // 1 ms before it

@@ -35,7 +35,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * TTLs across a restart. Deadlines live in the value headers, so they survive close and reopen
  * unchanged; the wheel is in memory only and is rebuilt from those headers by the new store.
  * Keys whose deadline passed while the store was closed are gone as soon as it is open, before
- * any {@code advance()}.
+ * any {@code advance()}; a key exactly at its deadline at the reopen is still live (a key lives
+ * through its deadline millisecond, as in Redis).
  */
 class ExpiryRestartTest {
     private static final long START = T0 + 7;
@@ -66,7 +67,8 @@ class ExpiryRestartTest {
         setAt(db0, "c", "1", START + 30 * DAY);
         setAt(db0, "plain", "1", NO_EXPIRY);
         setAt(db0, "gone", "1", START + 2 * SECOND); // passes while closed
-        setAt(db0, "edge", "1", START + 3 * SECOND); // passes exactly at the reopen
+        setAt(db0, "edge", "1", START + 3 * SECOND - 1); // 1 ms past its deadline at the reopen
+        setAt(db0, "atReopen", "1", START + 3 * SECOND); // at its deadline at the reopen: still live
         setAt(db0, "renewed", "1", START + 4 * SECOND);
         setAt(db1, "f", "1", START + 5 * SECOND);
         setAt(db1, "gone", "1", START + SECOND);
@@ -86,16 +88,17 @@ class ExpiryRestartTest {
         db1 = f.db(1);
 
         // before any advance(): the keys that expired while closed are not there at all
-        assertEquals(5, db0.size(), "a, b, c, plain, renewed");
+        assertEquals(6, db0.size(), "a, b, c, plain, renewed, atReopen");
         assertEquals(1, db1.size(), "f");
-        assertEquals(Set.of("a", "b", "c", "plain", "renewed"), liveKeys(db0));
-        assertEquals(Set.of("a", "b", "c", "plain", "renewed"), scanAll(db0));
+        assertEquals(Set.of("a", "b", "c", "plain", "renewed", "atReopen"), liveKeys(db0));
+        assertEquals(Set.of("a", "b", "c", "plain", "renewed", "atReopen"), scanAll(db0));
         assertEquals(Set.of("f"), liveKeys(db1));
         assertNull(db0.get(b("gone")));
         assertNull(db0.get(b("edge")));
         assertNull(db1.get(b("gone")));
-        assertEquals(4, db0.volatileSize());
+        assertEquals(5, db0.volatileSize());
         assertEquals(1, db1.volatileSize());
+        assertEquals(START + 3 * SECOND, db0.deadline(b("atReopen")));
 
         // deadlines unchanged, TTLs counted from the same absolute instant
         assertEquals(START + 10 * SECOND, db0.deadline(b("a")));
@@ -104,12 +107,19 @@ class ExpiryRestartTest {
         assertEquals(START + 20 * SECOND, db0.deadline(b("renewed")));
         assertEquals(Keyspace.NO_TTL, db0.deadline(b("plain")));
         assertEquals(START + 5 * SECOND, db1.deadline(b("f")));
-        assertEquals(5, f.wheel.scheduled(), "the new wheel was rebuilt from the value headers");
+        assertEquals(6, f.wheel.scheduled(), "the new wheel was rebuilt from the value headers");
+
+        // atReopen lived through its deadline millisecond; 1 ms later a read finds it gone (the
+        // new wheel reclaiming it on time is aKeyAtItsDeadlineAtTheReopenIsReclaimedOneMillisecondLater)
+        f.clock.set(START + 3 * SECOND + 1);
+        assertNull(db0.get(b("atReopen")));
+        assertEquals(1, db0.expiredCount());
+        assertEquals(5, db0.size());
 
         // the wheel from before the restart holds records of closed keyspaces: they do nothing
         assertEquals(0, oldWheel.advance());
 
-        // the new wheel reclaims each key exactly on time, without any read
+        // the new wheel reclaims each key exactly on time (1 ms past its deadline), without any read
         long[][] plan = {
             {START + 5 * SECOND, 1}, // db1 f
             {START + 10 * SECOND, 0}, // a
@@ -120,10 +130,10 @@ class ExpiryRestartTest {
         long live0 = db0.size();
         long live1 = db1.size();
         for (long[] p : plan) {
-            assertEquals(0, f.advanceTo(p[0] - 1), "1 ms before +" + (p[0] - START));
+            assertEquals(0, f.advanceTo(p[0]), "at its deadline +" + (p[0] - START));
             assertEquals(live0, db0.size());
             assertEquals(live1, db1.size());
-            assertEquals(1, f.advanceTo(p[0]), "at +" + (p[0] - START));
+            assertEquals(1, f.advanceTo(p[0] + 1), "1 ms past +" + (p[0] - START));
             if (p[1] == 0) {
                 live0--;
             } else {
@@ -135,7 +145,9 @@ class ExpiryRestartTest {
         assertEquals(Set.of("plain"), liveKeys(db0));
         assertEquals(0, db1.size());
         assertEquals(0, f.wheel.scheduled());
-        assertEquals(4, db0.expiredCount(), "a, renewed, b, c (keys dropped at open are not counted)");
+        assertEquals(0, f.wheel.maxLagMillis(), "every key was reclaimed on time");
+        assertEquals(5, db0.expiredCount(), "atReopen (by the read), a, renewed, b, c (keys dropped at open are "
+                + "not counted)");
         assertEquals(1, db1.expiredCount(), "f");
     }
 
@@ -164,7 +176,7 @@ class ExpiryRestartTest {
         Set<String> expect = new HashSet<>();
         expect.add("plain");
         for (int i = 0; i < n; i++) {
-            if (at[i] > reopenAt) {
+            if (at[i] >= reopenAt) { // a key at its deadline is still live
                 expect.add("k" + i);
             }
         }
@@ -173,19 +185,42 @@ class ExpiryRestartTest {
         assertEquals(expect.size() - 1, f.ks.volatileSize());
         assertEquals(expect.size() - 1, f.wheel.scheduled());
         for (int i = 0; i < n; i += 97) {
-            assertEquals(at[i] > reopenAt ? at[i] : Keyspace.NO_KEY, f.ks.deadline(b("k" + i)), "k" + i);
+            assertEquals(at[i] >= reopenAt ? at[i] : Keyspace.NO_KEY, f.ks.deadline(b("k" + i)), "k" + i);
         }
 
-        long[] sorted = Arrays.stream(at).filter(x -> x > reopenAt).sorted().toArray();
+        long[] sorted = Arrays.stream(at).filter(x -> x >= reopenAt).sorted().toArray();
         long now = reopenAt;
         int gone = 0;
-        for (int step = 0; step < 200 && now < START + 2 * DAY + 1; step++) {
+        for (int step = 0; step < 200 && now < START + 2 * DAY + 2; step++) {
             now += 1 + rnd.nextInt((int) (DAY / 50));
             gone += f.advanceTo(now);
-            long due = Arrays.stream(sorted).filter(x -> x <= f.now()).count();
+            long due = Arrays.stream(sorted).filter(x -> x < f.now()).count();
             assertEquals(due, gone, "reclaimed by +" + (now - START));
             assertEquals(expect.size() - due, f.ks.size(), "at +" + (now - START));
         }
+    }
+
+    /**
+     * A key exactly at its deadline when the store is reopened is live, and the new wheel, built
+     * at that very millisecond, reclaims it on time: 1 ms later, with no lag.
+     */
+    @Test
+    void aKeyAtItsDeadlineAtTheReopenIsReclaimedOneMillisecondLater() {
+        f = new ExpiryFixture(dir, START);
+        setAt(f.ks, "k", "v", START + SECOND);
+        setAt(f.ks, "plain", "v", NO_EXPIRY);
+        f.store.close();
+
+        f.clock.set(START + SECOND);
+        f.reopen();
+        assertEquals(Set.of("k", "plain"), liveKeys(f.ks), "at its deadline: still live");
+        assertEquals(1, f.wheel.scheduled());
+        assertEquals(0, f.wheel.advance(), "nothing is due at the deadline itself");
+        assertEquals(2, f.ks.size());
+        assertEquals(1, f.advanceTo(START + SECOND + 1), "reclaimed by the new wheel 1 ms past its deadline");
+        assertEquals(Set.of("plain"), liveKeys(f.ks));
+        assertEquals(0, f.wheel.maxLagMillis());
+        assertEquals(0, f.wheel.scheduled());
     }
 
     /** A key read back after the restart keeps its value and TTL; a renewal then files anew. */
@@ -199,10 +234,11 @@ class ExpiryRestartTest {
         assertEquals("x", str(f.ks.get(b("s"))));
         f.ks.set(b("s"), b("y"), SetCondition.ALWAYS, START + 60 * SECOND, false);
         assertEquals(1, f.wheel.scheduled());
-        assertEquals(0, f.advanceTo(START + 10 * SECOND));
+        assertEquals(0, f.advanceTo(START + 10 * SECOND + 1), "the record from the reopen fires, re-files");
+        assertEquals(1, f.wheel.scheduled());
         assertEquals("y", str(f.ks.get(b("s"))));
-        assertEquals(0, f.advanceTo(START + 60 * SECOND - 1));
-        assertEquals(1, f.advanceTo(START + 60 * SECOND));
+        assertEquals(0, f.advanceTo(START + 60 * SECOND));
+        assertEquals(1, f.advanceTo(START + 60 * SECOND + 1));
         assertFalse(f.ks.exists(b("s")));
     }
 }

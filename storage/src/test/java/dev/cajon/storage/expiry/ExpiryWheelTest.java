@@ -33,12 +33,14 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Active expiry: the wheel reclaims every key exactly when its deadline comes, never before,
- * whether or not anybody reads it. Liveness is observed through {@link Keyspace#size()} and
+ * Active expiry: the wheel reclaims every key exactly when its deadline has passed, never before,
+ * whether or not anybody reads it. As in Redis (keyIsExpired is {@code now > when}), a key lives
+ * through its deadline millisecond: with the clock at the deadline it is still there, and
+ * {@code advance()} with the clock at deadline + 1 ms reclaims it, with no lag. Liveness is observed through {@link Keyspace#size()} and
  * {@link Keyspace#expiredCount()}, which (unlike a read) never reclaim anything themselves.
  *
  * <p>Unless a test is about slot boundaries, it starts at {@code T0 + 7} so that its deadlines
- * do not fall on a multiple of 256 ms (see {@link #reclaimsExactlyAtTheDeadline}).
+ * do not fall on a multiple of 256 ms (see {@link #reclaimsExactlyOneMillisecondPastTheDeadline}).
  */
 class ExpiryWheelTest {
     private static final long START = T0 + 7;
@@ -95,27 +97,29 @@ class ExpiryWheelTest {
     }
 
     /**
-     * The clock jumps (in one step) to just before the deadline: the key is still there; then to
-     * the deadline: {@code advance()} reclaims it although nobody reads it.
+     * The clock jumps (in one step) to the deadline itself: the key is still there (it lives
+     * through its deadline millisecond); then to 1 ms past it: {@code advance()} reclaims it
+     * although nobody reads it.
      */
     @ParameterizedTest(name = "start T0+{0}, ttl {1} ms")
     @MethodSource("ladder")
-    void reclaimsExactlyAtTheDeadline(long startOffset, long ttl) {
+    void reclaimsExactlyOneMillisecondPastTheDeadline(long startOffset, long ttl) {
         open(T0 + startOffset);
         long at = f.now() + ttl;
         setAt("k", at);
         setAt("plain", NO_EXPIRY);
         assertEquals(1, f.wheel.scheduled());
 
-        assertEquals(0, advanceTo(at - 1), "nothing is due 1 ms before the deadline");
-        assertEquals(2, ks.size(), "not before its deadline");
+        assertEquals(0, advanceTo(at), "nothing is due at the deadline itself");
+        assertEquals(2, ks.size(), "not at its deadline");
         assertEquals(0, ks.expiredCount());
         assertEquals(1, ks.volatileSize());
-        assertEquals("v", str(ks.get(b("k"))), "still readable 1 ms before the deadline");
+        assertEquals("v", str(ks.get(b("k"))), "still readable at the deadline");
+        assertEquals(2, ks.size(), "the read at the deadline reclaimed nothing");
 
-        assertEquals(1, advanceTo(at), "reclaimed by advance() at its deadline (deadline " + at
+        assertEquals(1, advanceTo(at + 1), "reclaimed by advance() 1 ms past its deadline (deadline " + at
                 + " = " + (at % 256) + " mod 256)");
-        assertEquals(1, ks.size(), "DBSIZE drops at the deadline");
+        assertEquals(1, ks.size(), "DBSIZE drops 1 ms past the deadline");
         assertEquals(1, ks.expiredCount());
         assertEquals(0, ks.volatileSize());
         assertEquals(0, f.wheel.scheduled());
@@ -137,9 +141,9 @@ class ExpiryWheelTest {
         setAt("plain", NO_EXPIRY);
         int live = LADDER.length + 1;
         for (var e : byDeadline.entrySet()) {
-            assertEquals(0, advanceTo(e.getKey() - 1), e.getValue() + " at -1 ms");
-            assertEquals(live, ks.size(), e.getValue() + " at -1 ms");
-            assertEquals(1, advanceTo(e.getKey()), e.getValue() + " at its deadline");
+            assertEquals(0, advanceTo(e.getKey()), e.getValue() + " at its deadline");
+            assertEquals(live, ks.size(), e.getValue() + " at its deadline");
+            assertEquals(1, advanceTo(e.getKey() + 1), e.getValue() + " 1 ms past its deadline");
             live--;
             assertEquals(live, ks.size(), e.getValue());
             assertFalse(liveKeys(ks).contains(e.getValue()));
@@ -163,10 +167,10 @@ class ExpiryWheelTest {
             setAt("k" + i, at);
         }
         assertEquals(n, f.wheel.scheduled());
-        assertEquals(0, advanceTo(at - 1));
+        assertEquals(0, advanceTo(at));
         assertEquals(n, ks.size());
         assertEquals(n, f.wheel.scheduled(), "cascaded, none lost");
-        assertEquals(n, advanceTo(at));
+        assertEquals(n, advanceTo(at + 1));
         assertEquals(0, ks.size());
         assertEquals(n, ks.expiredCount());
         assertEquals(0, f.wheel.scheduled());
@@ -186,7 +190,7 @@ class ExpiryWheelTest {
         for (int i = 0; i < n; i++) {
             at[i] = START + 1 + (long) (rnd.nextDouble() * 6 * DAY);
             setAt("k" + i, at[i]);
-            if (at[i] > START + 3 * DAY) {
+            if (at[i] >= START + 3 * DAY) { // alive through its deadline
                 survivors.add("k" + i);
             }
         }
@@ -229,7 +233,7 @@ class ExpiryWheelTest {
             long t = System.nanoTime();
             total += f.wheel.advance();
             spent += System.nanoTime() - t;
-            int due = upperBound(sorted, now);
+            int due = countBefore(sorted, now);
             assertEquals(due, total, "reclaimed by jump " + j);
             assertEquals(n - due + 1, ks.size(), "after jump " + j);
         }
@@ -238,12 +242,13 @@ class ExpiryWheelTest {
         assertTrue(spent < 2_000_000_000L, "1000 jumps took " + spent / 1_000_000 + " ms");
     }
 
-    private static int upperBound(long[] sorted, long x) {
+    /** How many deadlines are past at {@code x} (strictly before it). */
+    private static int countBefore(long[] sorted, long x) {
         int lo = 0;
         int hi = sorted.length;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (sorted[mid] <= x) {
+            if (sorted[mid] < x) {
                 lo = mid + 1;
             } else {
                 hi = mid;
@@ -263,15 +268,15 @@ class ExpiryWheelTest {
         ks.set(b("k"), b("v2"), SetCondition.ALWAYS, f.now() + 20 * SECOND, false);
         assertEquals(1, f.wheel.scheduled(), "a later deadline files nothing new");
 
-        assertEquals(0, advanceTo(START + 10 * SECOND));
+        assertEquals(0, advanceTo(START + 10 * SECOND + 1));
         assertEquals("v2", str(ks.get(b("k"))));
         assertEquals(1, ks.size());
         assertEquals(1, f.wheel.scheduled(), "the fired record was re-filed at the new deadline");
         assertEquals(START + 25 * SECOND, ks.deadline(b("k")));
 
-        assertEquals(0, advanceTo(START + 25 * SECOND - 1));
+        assertEquals(0, advanceTo(START + 25 * SECOND));
         assertEquals(1, ks.size());
-        assertEquals(1, advanceTo(START + 25 * SECOND));
+        assertEquals(1, advanceTo(START + 25 * SECOND + 1));
         assertEquals(0, ks.size());
         assertEquals(0, f.wheel.scheduled());
         assertEquals(1, ks.expiredCount());
@@ -295,9 +300,9 @@ class ExpiryWheelTest {
             assertEquals(1, f.wheel.scheduled(), "after renewal " + i);
         }
         long last = ks.deadline(k);
-        assertEquals(0, advanceTo(last - 1));
+        assertEquals(0, advanceTo(last));
         assertEquals(1, ks.size());
-        assertEquals(1, advanceTo(last));
+        assertEquals(1, advanceTo(last + 1));
         assertEquals(0, ks.size());
         assertEquals(0, f.wheel.scheduled());
         assertTrue(f.wheel.bytes() < 1024, "slot arrays released: " + f.wheel.bytes());
@@ -312,11 +317,12 @@ class ExpiryWheelTest {
             ks.expireAt(b("k"), START + 1000 + i * 100L, ExpireCondition.NONE);
         }
         assertEquals(1, f.wheel.scheduled(), "a sliding deadline keeps one record");
-        advanceTo(START + 1000);
+        assertEquals(0, advanceTo(START + 1001), "the first record fires and is re-filed");
         assertEquals(1, ks.size());
-        assertEquals(0, advanceTo(START + 5999));
+        assertEquals(1, f.wheel.scheduled());
+        assertEquals(0, advanceTo(START + 6000));
         assertEquals(1, ks.size());
-        assertEquals(1, advanceTo(START + 6000));
+        assertEquals(1, advanceTo(START + 6001));
         assertEquals(0, ks.size());
     }
 
@@ -327,11 +333,11 @@ class ExpiryWheelTest {
         setAt("k", START + 100 * SECOND);
         advanceTo(START + SECOND);
         assertTrue(ks.expireAt(b("k"), START + 6 * SECOND, ExpireCondition.NONE));
-        assertEquals(0, advanceTo(START + 6 * SECOND - 1));
+        assertEquals(0, advanceTo(START + 6 * SECOND));
         assertEquals(1, ks.size());
-        assertEquals(1, advanceTo(START + 6 * SECOND));
+        assertEquals(1, advanceTo(START + 6 * SECOND + 1));
         assertEquals(0, ks.size());
-        assertEquals(0, advanceTo(START + 100 * SECOND), "the stale record finds nothing to do");
+        assertEquals(0, advanceTo(START + 100 * SECOND + 1), "the stale record finds nothing to do");
         assertEquals(0, f.wheel.scheduled());
         assertEquals(1, ks.expiredCount());
     }
@@ -342,10 +348,10 @@ class ExpiryWheelTest {
         open(START);
         setAt("k", START + 100_000);
         assertTrue(ks.expireAt(b("k"), START + 50, ExpireCondition.LT));
-        assertEquals(0, advanceTo(START + 49));
-        assertEquals(1, advanceTo(START + 50));
+        assertEquals(0, advanceTo(START + 50));
+        assertEquals(1, advanceTo(START + 51));
         assertEquals(0, ks.size());
-        assertEquals(0, advanceTo(START + 100_000));
+        assertEquals(0, advanceTo(START + 100_001));
         assertEquals(0, f.wheel.scheduled());
     }
 
@@ -354,9 +360,38 @@ class ExpiryWheelTest {
      * one after activity), renewed every 100 ms for ten minutes. It is one key with one
      * deadline, so the wheel should hold one record (two at most while a shortened one is
      * pending), not one more for every shortening.
+     *
+     * <p>That bound of two holds when each record fires on a renewal that sets the short TTL, so
+     * that it is re-filed at the earliest deadline the key will get. The deadlines here are
+     * {@code now + ttl - 1} (the key is gone from {@code now + ttl} on, since it lives through
+     * its deadline millisecond): a record filed at {@code now + 30 s - 1} fires with the clock at
+     * {@code now + 30 s}, on a short renewal. This is the very scenario this test ran before
+     * keys lived through their deadline millisecond; see the next test for the other phase.
      */
     @Test
     void shorteningAndExtendingInTurnDoesNotPileUpRecords() {
+        long[] r = alternateShortAndLongTtls(-1);
+        assertTrue(r[0] <= 2, "one key with one deadline holds " + r[0] + " wheel records after "
+                + "3000 shortenings (max seen " + r[1] + ")");
+    }
+
+    /**
+     * The same with deadlines {@code now + ttl}: each record now fires 1 ms after a short renewal,
+     * on the next, long one, and is re-filed 60 s out, so the next short renewal files a record
+     * again. One valid record plus the stale ones not yet due (each lives 60 s, one is made every
+     * 30 s): three at most, however long it runs. (The same phase gave three before keys lived
+     * through their deadline millisecond too, e.g. with a short TTL of 30.001 s.)
+     */
+    @Test
+    void shorteningAndExtendingInTurnOutOfPhaseStaysBounded() {
+        long[] r = alternateShortAndLongTtls(0);
+        assertTrue(r[1] <= 3, "one key with one deadline held up to " + r[1] + " wheel records over "
+                + "3000 shortenings");
+        assertTrue(r[0] <= 3, r[0] + " records at the end");
+    }
+
+    /** Returns {records at the end, most records seen}. */
+    private long[] alternateShortAndLongTtls(long deadlineOffset) {
         open(START);
         byte[] k = b("session:7");
         ks.set(k, b("s"), SetCondition.ALWAYS, START + 60 * SECOND, false);
@@ -364,16 +399,16 @@ class ExpiryWheelTest {
         for (int i = 0; i < 6_000; i++) {
             f.clock.advance(100);
             long ttl = i % 2 == 0 ? 30 * SECOND : 60 * SECOND;
-            assertTrue(ks.expireAt(k, f.now() + ttl, ExpireCondition.NONE));
-            f.wheel.advance();
+            assertTrue(ks.expireAt(k, f.now() + ttl + deadlineOffset, ExpireCondition.NONE));
+            assertEquals(0, f.wheel.advance());
             maxScheduled = Math.max(maxScheduled, f.wheel.scheduled());
         }
         assertEquals(1, ks.size());
         long scheduled = f.wheel.scheduled();
-        System.out.printf("ExpiryWheelTest: alternating 30 s / 60 s TTLs 6000 times: %d records for one key "
-                + "(max %d), %d bytes%n", scheduled, maxScheduled, f.wheel.bytes());
-        assertTrue(scheduled <= 2, "one key with one deadline holds " + scheduled + " wheel records after "
-                + "3000 shortenings (max seen " + maxScheduled + ")");
+        System.out.printf("ExpiryWheelTest: alternating 30 s / 60 s TTLs (deadline now + ttl %+d) 6000 times: "
+                + "%d records for one key (max %d), %d bytes%n", deadlineOffset, scheduled, maxScheduled,
+                f.wheel.bytes());
+        return new long[] {scheduled, maxScheduled};
     }
 
     // ------------------------------------------------------------------ cancellation
@@ -387,7 +422,7 @@ class ExpiryWheelTest {
         assertTrue(ks.persist(b("k")));
         assertEquals("v", str(ks.getEx(b("g"), NO_EXPIRY)), "GETEX PERSIST");
         assertEquals(0, ks.volatileSize());
-        assertEquals(0, advanceTo(START + 10 * SECOND));
+        assertEquals(0, advanceTo(START + 10 * SECOND + 1));
         assertEquals(0, f.wheel.scheduled(), "the stale records were dropped when they fired");
         assertEquals(0, advanceTo(START + 3650 * DAY));
         assertEquals(2, ks.size());
@@ -403,7 +438,7 @@ class ExpiryWheelTest {
         setAt("k", START + 10 * SECOND);
         assertTrue(ks.del(b("k")));
         ExpiryFixture.setAt(ks, "k", "new", NO_EXPIRY);
-        assertEquals(0, advanceTo(START + 10 * SECOND));
+        assertEquals(0, advanceTo(START + 10 * SECOND + 1));
         assertEquals("new", str(ks.get(b("k"))));
         assertEquals(1, ks.size());
         assertEquals(0, f.wheel.scheduled());
@@ -417,11 +452,11 @@ class ExpiryWheelTest {
         setAt("k", START + 10 * SECOND);
         assertTrue(ks.del(b("k")));
         setAt("k", START + 30 * SECOND);
-        assertEquals(0, advanceTo(START + 10 * SECOND));
+        assertEquals(0, advanceTo(START + 10 * SECOND + 1));
         assertEquals(1, ks.size());
-        assertEquals(0, advanceTo(START + 30 * SECOND - 1));
+        assertEquals(0, advanceTo(START + 30 * SECOND));
         assertEquals(1, ks.size());
-        assertEquals(1, advanceTo(START + 30 * SECOND));
+        assertEquals(1, advanceTo(START + 30 * SECOND + 1));
         assertEquals(0, ks.size());
         assertEquals(0, f.wheel.scheduled());
     }
@@ -459,9 +494,9 @@ class ExpiryWheelTest {
         for (String k : List.of("n", "a", "r", "kt")) {
             assertEquals(at, ks.deadline(b(k)), k);
         }
-        assertEquals(0, advanceTo(at - 1));
+        assertEquals(0, advanceTo(at));
         assertEquals(4, ks.size());
-        assertEquals(4, advanceTo(at));
+        assertEquals(4, advanceTo(at + 1));
         assertEquals(0, ks.size());
         assertEquals(0, f.wheel.scheduled());
     }
@@ -480,13 +515,13 @@ class ExpiryWheelTest {
         setAt("k2", START + 60 * SECOND); // same name, later TTL
         setAt("k3", START + SECOND + 3); // same name, same deadline
         setAt("other", START + SECOND + 500);
-        assertEquals(0, advanceTo(START + SECOND + 2));
+        assertEquals(0, advanceTo(START + SECOND + 3));
         assertEquals(4, ks.size());
-        assertEquals(1, advanceTo(START + SECOND + 3), "k3");
-        assertEquals(1, advanceTo(START + SECOND + 500), "other");
-        assertEquals(0, advanceTo(START + 60 * SECOND - 1));
+        assertEquals(1, advanceTo(START + SECOND + 4), "k3");
+        assertEquals(1, advanceTo(START + SECOND + 501), "other");
+        assertEquals(0, advanceTo(START + 60 * SECOND));
         assertEquals(Set.of("k1", "k2"), liveKeys(ks));
-        assertEquals(1, advanceTo(START + 60 * SECOND), "k2");
+        assertEquals(1, advanceTo(START + 60 * SECOND + 1), "k2");
         assertEquals(Set.of("k1"), liveKeys(ks));
         assertEquals(1, ks.size());
         assertEquals(3, ks.expiredCount());
@@ -508,15 +543,15 @@ class ExpiryWheelTest {
         ExpiryFixture.setAt(db1, "plain", "v", NO_EXPIRY);
         assertEquals(3, f.wheel.scheduled());
 
-        assertEquals(1, advanceTo(START + 10 * SECOND));
+        assertEquals(1, advanceTo(START + 10 * SECOND + 1));
         assertEquals(0, ks.size());
         assertEquals(2, db1.size());
         assertEquals(1, app2.size());
-        assertEquals(1, advanceTo(START + 15 * SECOND));
+        assertEquals(1, advanceTo(START + 15 * SECOND + 1));
         assertEquals(0, app2.size());
         assertEquals(2, db1.size());
-        assertEquals(0, advanceTo(START + 20 * SECOND - 1));
-        assertEquals(1, advanceTo(START + 20 * SECOND));
+        assertEquals(0, advanceTo(START + 20 * SECOND));
+        assertEquals(1, advanceTo(START + 20 * SECOND + 1));
         assertEquals(Set.of("plain"), liveKeys(db1));
         assertEquals(1, ks.expiredCount());
         assertEquals(1, db1.expiredCount());
@@ -533,9 +568,10 @@ class ExpiryWheelTest {
         setAt("src", START + 30);
         ks.rename(b("src"), b("dst"), false);
         ks.copy(b("dst"), db1, b("copy"), false);
-        assertEquals(1, advanceTo(START + 10));
-        assertEquals(1, advanceTo(START + 20));
-        assertEquals(2, advanceTo(START + 30), "dst and its copy");
+        assertEquals(1, advanceTo(START + 11));
+        assertEquals(1, advanceTo(START + 21));
+        assertEquals(0, advanceTo(START + 30), "dst and its copy live through their deadline");
+        assertEquals(2, advanceTo(START + 31), "dst and its copy");
         assertEquals(0, ks.size());
         assertEquals(0, db1.size());
     }
@@ -550,12 +586,12 @@ class ExpiryWheelTest {
         setAt("dst2", START + 50 * SECOND); // later than the moved deadline
         assertEquals(dev.cajon.storage.OpStatus.OK, ks.rename(b("src1"), b("dst1"), false));
         assertEquals(dev.cajon.storage.OpStatus.OK, ks.rename(b("src2"), b("dst2"), false));
-        assertEquals(0, advanceTo(START + 10 * SECOND - 1));
+        assertEquals(0, advanceTo(START + 10 * SECOND));
         assertEquals(Set.of("dst1", "dst2"), liveKeys(ks));
         assertEquals(2, ks.size());
-        assertEquals(2, advanceTo(START + 10 * SECOND));
+        assertEquals(2, advanceTo(START + 10 * SECOND + 1));
         assertEquals(0, ks.size());
-        assertEquals(0, advanceTo(START + 50 * SECOND));
+        assertEquals(0, advanceTo(START + 50 * SECOND + 1));
         assertEquals(0, f.wheel.scheduled());
     }
 
@@ -571,9 +607,14 @@ class ExpiryWheelTest {
         assertEquals(2, ks.volatileSize());
         assertEquals(20 * SECOND, ks.averageTtl());
         advanceTo(START + 10 * SECOND);
+        assertEquals(2, ks.volatileSize(), "a at its deadline still counts");
+        assertEquals(10 * SECOND, ks.averageTtl(), "(0 + 20 s) / 2");
+        advanceTo(START + 10 * SECOND + 1);
         assertEquals(1, ks.volatileSize());
-        assertEquals(20 * SECOND, ks.averageTtl());
+        assertEquals(20 * SECOND - 1, ks.averageTtl());
         advanceTo(START + 30 * SECOND);
+        assertEquals(1, ks.volatileSize());
+        advanceTo(START + 30 * SECOND + 1);
         assertEquals(0, ks.volatileSize());
         assertEquals(0, ks.averageTtl());
         assertEquals(2, ks.expiredCount());
@@ -622,8 +663,9 @@ class ExpiryWheelTest {
         long live = n;
         while (live > 0) {
             now += 1 + rnd.nextInt(rnd.nextBoolean() ? 50 : 20_000);
-            int expected = due.headMap(now, true).values().stream().mapToInt(Integer::intValue).sum();
-            due.headMap(now, true).clear();
+            // past deadlines only: a key lives through its deadline millisecond
+            int expected = due.headMap(now, false).values().stream().mapToInt(Integer::intValue).sum();
+            due.headMap(now, false).clear();
             assertEquals(expected, advanceTo(now), "at +" + (now - START));
             live -= expected;
             assertEquals(live, ks.size(), "at +" + (now - START));
@@ -638,7 +680,7 @@ class ExpiryWheelTest {
         open(START);
         setAt("k", START + 10);
         f.store.close();
-        assertEquals(0, advanceTo(START + 10));
+        assertEquals(0, advanceTo(START + 11));
         assertEquals(0, f.wheel.scheduled());
         f.store = Store.open(dir, f.clock); // for @AfterEach
     }
@@ -649,7 +691,7 @@ class ExpiryWheelTest {
         open(START);
         setAt("k", START + 10);
         try (ExpiryReaper reaper = new ExpiryReaper(f.wheel, 1).start()) {
-            f.clock.set(START + 10);
+            f.clock.set(START + 11);
             long giveUp = System.nanoTime() + 10_000_000_000L;
             while (ks.size() > 0 && System.nanoTime() < giveUp) {
                 Thread.onSpinWait();

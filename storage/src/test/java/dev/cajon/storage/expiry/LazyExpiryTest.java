@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The lazy check: with the wheel never advanced, no read or walk returns a key whose deadline has
- * come ({@code deadline <= now}), and every write treats it as absent. Each key is touched by
+ * passed ({@code deadline < now}: as in Redis's keyIsExpired, a key lives through its deadline
+ * millisecond), and every write treats it as absent. Each key is touched by
  * one operation only, so one lazy deletion cannot hide another operation's mistake.
  */
 class LazyExpiryTest {
@@ -68,9 +69,9 @@ class LazyExpiryTest {
     }
 
     @Test
-    void oneMillisecondBeforeTheDeadlineEverythingIsThere() {
+    void atTheDeadlineEverythingIsThere() {
         load();
-        f.clock.set(AT - 1); // no advance()
+        f.clock.set(AT); // now == deadline: not expired yet; no advance()
         Set<String> all = new HashSet<>(READS);
         all.addAll(WRITES);
         all.add("plain");
@@ -85,11 +86,11 @@ class LazyExpiryTest {
         assertEquals(0, ks.expiredCount());
     }
 
-    /** At exactly the deadline (deadline == now) the key is expired, for every operation. */
+    /** One millisecond past the deadline (now == deadline + 1) the key is expired, for every operation. */
     @Test
-    void noReadOrWalkReturnsAKeyAtOrPastItsDeadline() {
+    void noReadOrWalkReturnsAKeyPastItsDeadline() {
         load();
-        f.clock.set(AT); // no advance()
+        f.clock.set(AT + 1); // no advance(); "later" (deadline AT + 1) is at its deadline, still alive
 
         Set<String> live = Set.of("plain", "later");
         assertEquals(live, liveKeys(ks), "KEYS");
@@ -134,18 +135,18 @@ class LazyExpiryTest {
         assertEquals(0, f.wheel.advance(), "already reclaimed lazily");
         assertEquals(expiredByReads, ks.expiredCount());
         assertEquals(now.size(), ks.size());
-        assertEquals(1, f.advanceTo(AT + 1), "later");
+        assertEquals(1, f.advanceTo(AT + 2), "later");
         assertEquals(0, f.wheel.scheduled());
     }
 
-    /** RANDOMKEY never picks a key at or past its deadline, even when most keys are. */
+    /** RANDOMKEY never picks a key past its deadline, even when most keys are. */
     @Test
     void randomKeyNeverReturnsAnExpiredKey() {
         for (int i = 0; i < 2_000; i++) {
             ExpiryFixture.setAt(ks, "dead" + i, "v", AT);
         }
         ExpiryFixture.setAt(ks, "alive", "v", NO_EXPIRY);
-        f.clock.set(AT);
+        f.clock.set(AT + 1);
         for (int i = 0; i < 200; i++) {
             byte[] k = ks.randomKey();
             assertEquals("alive", k == null ? null : ExpiryFixture.s(k));
@@ -160,7 +161,7 @@ class LazyExpiryTest {
         }
         long cursor = ks.scan(0, 100, k -> { });
         assertNotEquals(0, cursor, "more than one step");
-        f.clock.set(AT);
+        f.clock.set(AT + 1);
         Set<String> rest = new HashSet<>();
         while (cursor != 0) {
             cursor = ks.scan(cursor, 100, k -> rest.add(ExpiryFixture.s(k)));
