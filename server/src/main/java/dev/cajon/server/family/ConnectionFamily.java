@@ -257,7 +257,7 @@ public final class ConnectionFamily {
                 sub("client", "setname", 3, "noscript loading stale", "2.6.9", "Set the current connection name", ConnectionFamily::clientSetname),
                 sub("client", "getname", 2, "noscript loading stale", "2.6.9", "Get the current connection name", ConnectionFamily::clientGetname),
                 sub("client", "id", 2, "noscript loading stale", "5.0.0", "Returns the client ID for the current connection", ConnectionFamily::clientId),
-                sub("client", "setinfo", 4, "noscript loading stale", "7.2.0", "Set client or connection specific info", ConnectionFamily::clientSetinfo),
+                sub("client", "setinfo", 4, "noscript loading stale", "7.2.0", "Sets information specific to the client or connection.", ConnectionFamily::clientSetinfo),
                 sub("client", "info", 2, "noscript loading stale", "6.2.0", "Returns information about the current client connection.", ConnectionFamily::clientInfo),
                 sub("client", "list", -2, "admin noscript loading stale", "2.4.0", "Get the list of client connections", ConnectionFamily::clientList),
                 sub("client", "help", 2, "loading stale", "5.0.0", "Show helpful text about the different subcommands", ConnectionFamily::clientHelp))));

@@ -10,6 +10,7 @@ import dev.cajon.server.ServerContext;
 import dev.cajon.server.ServerStats;
 import dev.cajon.server.Version;
 import dev.cajon.server.command.ArgCursor;
+import dev.cajon.server.command.CommandDocs;
 import dev.cajon.server.command.CommandError;
 import dev.cajon.server.command.CommandFlag;
 import dev.cajon.server.command.CommandSpec;
@@ -251,17 +252,28 @@ public final class ServerFamily {
         }
     }
 
+    /**
+     * One COMMAND DOCS entry: the name, then Redis's documentation map for it from
+     * {@link CommandDocs} (pre-encoded), then, for a container, "subcommands" built from the
+     * subcommands Cajon registers (Redis would list all of its own, in hash order). A command
+     * missing from the docs resource gets just summary, since and group from its spec.
+     */
     private static void docEntry(Ctx c, CommandSpec s) {
         c.bulk(s.name());
-        int fields = s.subcommands().isEmpty() ? 6 : 8;
-        c.arrayHeader(fields);
-        c.bulk("summary");
-        c.bulk(s.summary());
-        c.bulk("since");
-        c.bulk(s.since());
-        c.bulk("group");
-        c.bulk(s.group());
-        if (!s.subcommands().isEmpty()) {
+        CommandDocs.Doc doc = CommandDocs.standard().get(s.name());
+        int pairs = (doc == null ? 3 : doc.size()) + (s.isContainer() ? 1 : 0);
+        c.arrayHeader(pairs * 2L);
+        if (doc != null) {
+            c.raw(doc.encoded());
+        } else {
+            c.bulk("summary");
+            c.bulk(s.summary());
+            c.bulk("since");
+            c.bulk(s.since());
+            c.bulk("group");
+            c.bulk(s.group());
+        }
+        if (s.isContainer()) {
             c.bulk("subcommands");
             c.arrayHeader(s.subcommands().size() * 2L);
             s.subcommands().forEach(sub -> docEntry(c, sub));
