@@ -331,15 +331,8 @@ public final class Keyspace implements Closeable {
 
     private void removeStored(byte[] key, byte[] stored) {
         map().remove(key);
-        keys.decrementAndGet();
-        long at = ValueHeader.expireAt(stored);
-        if (at != ValueHeader.NO_EXPIRY) {
-            volatileKeys.decrementAndGet();
-            deadlineSum.addAndGet(-(at - DEADLINE_BASE));
-        }
-        if (ValueHeader.isBlob(stored)) {
-            blobs.delete(ValueHeader.blobId(stored));
-        }
+        accountRemoval(ValueHeader.expireAt(stored), ValueHeader.isBlob(stored) ? ValueHeader.blobId(stored)
+                : ValueHeader.NO_BLOB);
     }
 
     /**
@@ -360,27 +353,34 @@ public final class Keyspace implements Closeable {
         if (key.length > MAX_KEY_LENGTH) {
             throw new OpException(OpStatus.KEY_TOO_LARGE);
         }
+        long oldAt = old == null ? ValueHeader.NO_EXPIRY : ValueHeader.expireAt(old);
         long oldWheel = old == null ? ValueHeader.NO_EXPIRY : ValueHeader.wheelAt(old);
-        long newAt = ValueHeader.expireAt(stored);
-        boolean fileRecord = false;
-        if (newAt != ValueHeader.NO_EXPIRY) {
-            if (oldWheel != ValueHeader.NO_EXPIRY && oldWheel <= newAt) {
-                stored = ValueHeader.withWheelAt(stored, oldWheel);
-            } else {
-                stored = ValueHeader.withWheelAt(stored, newAt);
-                fileRecord = true;
-            }
-        }
+        long at = ValueHeader.expireAt(stored);
+        boolean fileRecord = needsRecord(at, oldWheel);
+        stored = withWheel(stored, at, oldWheel, fileRecord);
         try {
             map().put(key, stored);
         } catch (IllegalStateException | IllegalArgumentException e) {
             throw new CapacityExhausted(e);
         }
-        if (old == null) {
+        accountWrite(key, stored, old != null, oldAt, at, fileRecord);
+    }
+
+    /** Whether a write with deadline {@code at} needs a new wheel record (see {@link #put}). */
+    private static boolean needsRecord(long at, long oldWheel) {
+        return at != ValueHeader.NO_EXPIRY && (oldWheel == ValueHeader.NO_EXPIRY || oldWheel > at);
+    }
+
+    /** The value to store: with the key's valid record time as its wheel-at. */
+    private static byte[] withWheel(byte[] stored, long at, long oldWheel, boolean fileRecord) {
+        return at == ValueHeader.NO_EXPIRY ? stored : ValueHeader.withWheelAt(stored, fileRecord ? at : oldWheel);
+    }
+
+    /** The counts and the wheel after a write; {@code existed}: the key was live before it. */
+    private void accountWrite(byte[] key, byte[] stored, boolean existed, long oldAt, long at, boolean fileRecord) {
+        if (!existed) {
             keys.incrementAndGet();
         }
-        long oldAt = old == null ? ValueHeader.NO_EXPIRY : ValueHeader.expireAt(old);
-        long at = ValueHeader.expireAt(stored);
         boolean wasVolatile = oldAt != ValueHeader.NO_EXPIRY;
         boolean isVolatile = at != ValueHeader.NO_EXPIRY;
         if (wasVolatile != isVolatile) {
@@ -394,6 +394,18 @@ public final class Keyspace implements Closeable {
         puts.increment();
         if (fileRecord) {
             expiryListener.file(this, key, at);
+        }
+    }
+
+    /** The counts after a live key was removed; deletes its blob. */
+    private void accountRemoval(long oldAt, long blobId) {
+        keys.decrementAndGet();
+        if (oldAt != ValueHeader.NO_EXPIRY) {
+            volatileKeys.decrementAndGet();
+            deadlineSum.addAndGet(-(oldAt - DEADLINE_BASE));
+        }
+        if (blobId != ValueHeader.NO_BLOB) {
+            blobs.delete(blobId);
         }
     }
 
@@ -471,6 +483,10 @@ public final class Keyspace implements Closeable {
      * @param wantOld  return the previous value (SET ... GET, GETSET)
      */
     public SetResult set(byte[] key, byte[] value, SetCondition cond, long expireAt, boolean wantOld) {
+        if (!wantOld && value.length <= BLOB_THRESHOLD && key.length <= MAX_KEY_LENGTH
+                && (expireAt == ValueHeader.NO_EXPIRY || expireAt == KEEP_TTL || expireAt > clock.nowMillis())) {
+            return locked(key, () -> setInPlace(key, value, cond, expireAt));
+        }
         return locked(key, () -> {
             byte[] old = readLive(key);
             if (cond == SetCondition.IF_ABSENT && old != null
@@ -491,6 +507,63 @@ public final class Keyspace implements Closeable {
             }
             return prev == null ? SetResult.OK : new SetResult(OpStatus.OK, prev);
         });
+    }
+
+    /**
+     * The common SET (small value, no GET option, no deadline in the past) in one Chronicle
+     * lookup: the old entry's header is read in place through a query context and the new value
+     * written through the same context, instead of a get (copying the old value) and a put
+     * (looking the key up again). Same semantics and bookkeeping as the general path.
+     */
+    private SetResult setInPlace(byte[] key, byte[] value, SetCondition cond, long expireAt) {
+        long now = clock.nowMillis();
+        try (net.openhft.chronicle.map.ExternalMapQueryContext<byte[], byte[], ?> q = map().queryContext(key)) {
+            q.updateLock().lock();
+            net.openhft.chronicle.map.MapEntry<byte[], byte[]> e = q.entry();
+            boolean live = false;
+            long oldAt = ValueHeader.NO_EXPIRY;
+            long oldWheel = ValueHeader.NO_EXPIRY;
+            long oldBlob = ValueHeader.NO_BLOB;
+            if (e != null) {
+                net.openhft.chronicle.hash.Data<byte[]> d = e.value();
+                net.openhft.chronicle.bytes.RandomDataInput in = d.bytes();
+                long off = d.offset();
+                oldAt = ValueHeader.expireAt(in, off);
+                oldBlob = ValueHeader.blobIdOrNone(in, off);
+                if (oldAt != ValueHeader.NO_EXPIRY && oldAt < now) {
+                    // past its deadline: gone, exactly as readLive would have removed it
+                    accountRemoval(oldAt, oldBlob);
+                    expired.increment();
+                    oldAt = ValueHeader.NO_EXPIRY;
+                    oldBlob = ValueHeader.NO_BLOB;
+                } else {
+                    live = true;
+                    oldWheel = ValueHeader.wheelAt(in, off);
+                }
+            }
+            if (cond == SetCondition.IF_ABSENT && live || cond == SetCondition.IF_PRESENT && !live) {
+                if (e != null && !live) {
+                    q.remove(e);
+                }
+                return SetResult.NOT_APPLIED;
+            }
+            long at = expireAt == KEEP_TTL ? oldAt : expireAt;
+            boolean fileRecord = needsRecord(at, oldWheel);
+            byte[] stored = withWheel(ValueHeader.raw(value, at), at, oldWheel, fileRecord);
+            net.openhft.chronicle.hash.Data<byte[]> nd = q.wrapValueAsData(stored);
+            if (e != null) {
+                q.replaceValue(e, nd);
+            } else {
+                q.insert(q.absentEntry(), nd);
+            }
+            accountWrite(key, stored, live, oldAt, at, fileRecord);
+            if (oldBlob != ValueHeader.NO_BLOB) {
+                blobs.delete(oldBlob);
+            }
+            return SetResult.OK;
+        } catch (IllegalStateException | IllegalArgumentException ex) {
+            throw new CapacityExhausted(ex);
+        }
     }
 
     /** MSET: sets every pair atomically. {@code kv} alternates key, value. */
@@ -635,30 +708,75 @@ public final class Keyspace implements Closeable {
 
     /** INCRBY / DECRBY / INCR / DECR. Keeps the key's TTL. */
     public CounterResult incrBy(byte[] key, long delta) {
-        return locked(key, () -> {
-            byte[] old = readLive(key);
+        if (key.length > MAX_KEY_LENGTH) {
+            throw new OpException(OpStatus.KEY_TOO_LARGE);
+        }
+        return locked(key, () -> incrInPlace(key, delta));
+    }
+
+    /**
+     * INCRBY in one Chronicle lookup (see {@link #setInPlace}): the counter's digits are read in
+     * place, the new value is written through the same query context, and the TTL is kept.
+     */
+    private CounterResult incrInPlace(byte[] key, long delta) {
+        long now = clock.nowMillis();
+        try (net.openhft.chronicle.map.ExternalMapQueryContext<byte[], byte[], ?> q = map().queryContext(key)) {
+            q.updateLock().lock();
+            net.openhft.chronicle.map.MapEntry<byte[], byte[]> e = q.entry();
+            boolean live = false;
             long cur = 0;
             long at = ValueHeader.NO_EXPIRY;
-            if (old != null) {
-                if (ValueHeader.isBlob(old)) {
-                    return new CounterResult(OpStatus.NOT_INTEGER, 0);
+            long wheel = ValueHeader.NO_EXPIRY;
+            if (e != null) {
+                net.openhft.chronicle.hash.Data<byte[]> d = e.value();
+                net.openhft.chronicle.bytes.RandomDataInput in = d.bytes();
+                long off = d.offset();
+                at = ValueHeader.expireAt(in, off);
+                long blob = ValueHeader.blobIdOrNone(in, off);
+                if (at != ValueHeader.NO_EXPIRY && at < now) {
+                    accountRemoval(at, blob); // past its deadline: gone, as readLive would do
+                    expired.increment();
+                    at = ValueHeader.NO_EXPIRY;
+                } else {
+                    live = true;
+                    if (blob != ValueHeader.NO_BLOB) {
+                        return new CounterResult(OpStatus.NOT_INTEGER, 0);
+                    }
+                    int h = ValueHeader.headerLength(in, off);
+                    long len = d.size() - h;
+                    if (len > 20) {
+                        return new CounterResult(OpStatus.NOT_INTEGER, 0);
+                    }
+                    byte[] digits = new byte[(int) len];
+                    in.read(off + h, digits, 0, digits.length);
+                    if (!Numbers.isLong(digits, 0, digits.length)) {
+                        return new CounterResult(OpStatus.NOT_INTEGER, 0);
+                    }
+                    cur = Numbers.parseLong(digits, 0, digits.length);
+                    wheel = ValueHeader.wheelAt(in, off);
                 }
-                int off = ValueHeader.payloadOffset(old);
-                int len = old.length - off;
-                if (!Numbers.isLong(old, off, len)) {
-                    return new CounterResult(OpStatus.NOT_INTEGER, 0);
-                }
-                cur = Numbers.parseLong(old, off, len);
-                at = ValueHeader.expireAt(old);
             }
             if (delta < 0 && cur < 0 && delta < Long.MIN_VALUE - cur
                     || delta > 0 && cur > 0 && delta > Long.MAX_VALUE - cur) {
+                if (e != null && !live) {
+                    q.remove(e);
+                }
                 return new CounterResult(OpStatus.OVERFLOW, 0);
             }
             long next = cur + delta;
-            put(key, ValueHeader.raw(Numbers.toBytes(next), at), old);
+            // the deadline is unchanged, so a live key keeps its wheel record as it is
+            byte[] stored = ValueHeader.withWheelAt(ValueHeader.raw(Numbers.toBytes(next), at), wheel);
+            net.openhft.chronicle.hash.Data<byte[]> nd = q.wrapValueAsData(stored);
+            if (e != null) {
+                q.replaceValue(e, nd);
+            } else {
+                q.insert(q.absentEntry(), nd);
+            }
+            accountWrite(key, stored, live, at, at, false);
             return new CounterResult(OpStatus.OK, next);
-        });
+        } catch (IllegalStateException | IllegalArgumentException ex) {
+            throw new CapacityExhausted(ex);
+        }
     }
 
     /** INCRBYFLOAT with Redis's long double arithmetic. Keeps the key's TTL. */
@@ -737,12 +855,7 @@ public final class Keyspace implements Closeable {
             }
             put(dst, v, old);
             map().remove(src);
-            keys.decrementAndGet();
-            long at = ValueHeader.expireAt(v);
-            if (at != ValueHeader.NO_EXPIRY) {
-                volatileKeys.decrementAndGet();
-                deadlineSum.addAndGet(-(at - DEADLINE_BASE));
-            }
+            accountRemoval(ValueHeader.expireAt(v), ValueHeader.NO_BLOB); // the blob moved with the key
             if (old != null && ValueHeader.isBlob(old)) {
                 blobs.delete(ValueHeader.blobId(old));
             }
@@ -978,13 +1091,8 @@ public final class Keyspace implements Closeable {
                 }
                 long blobId = ValueHeader.blobIdOrNone(in, off);
                 q.remove(e);
-                keys.decrementAndGet();
-                volatileKeys.decrementAndGet();
-                deadlineSum.addAndGet(-(at - DEADLINE_BASE));
+                accountRemoval(at, blobId);
                 expired.increment();
-                if (blobId != ValueHeader.NO_BLOB) {
-                    blobs.delete(blobId);
-                }
                 return RECLAIMED;
             } catch (IllegalStateException | IllegalArgumentException e) {
                 throw new CapacityExhausted(e);

@@ -210,6 +210,10 @@ public final class MapFile implements Closeable {
                 .averageKeySize(avgKey)
                 .averageValueSize(avgValue)
                 .maxBloatFactor(MAX_BLOAT)
+                // put/remove never deserialize the previous value: Keyspace reads it itself, under
+                // the key's lock, when it needs it (one copy per write saved)
+                .putReturnsNull(true)
+                .removeReturnsNull(true)
                 // Cajon closes its maps itself, after in-flight commands finish; Chronicle's own
                 // exit hook would close them under running commands at SIGTERM
                 .skipCloseOnExitHook(true);

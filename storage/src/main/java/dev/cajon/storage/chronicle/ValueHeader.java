@@ -198,6 +198,11 @@ public final class ValueHeader {
                 : expireAt(in, off);
     }
 
+    public static int headerLength(net.openhft.chronicle.bytes.RandomDataInput in, long off) {
+        int f = in.readByte(off + 3);
+        return BASE_LEN + ((f & FLAG_EXPIRES) != 0 ? EXPIRE_LEN : 0) + ((f & FLAG_WHEEL_AT) != 0 ? EXPIRE_LEN : 0);
+    }
+
     public static long blobIdOrNone(net.openhft.chronicle.bytes.RandomDataInput in, long off) {
         if (in.readByte(off + 2) != ENC_BLOB) {
             return NO_BLOB;
