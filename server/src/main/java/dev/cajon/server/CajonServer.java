@@ -64,7 +64,9 @@ public final class CajonServer implements AutoCloseable {
         ExpiryWheel wheel = new ExpiryWheel(config.clock());
         // opening the store files every persisted deadline into the wheel
         Store store = Store.open(config.dir(), config.clock(), wheel);
-        ExpiryReaper reaper = config.activeExpiry() ? new ExpiryReaper(wheel, 5).start() : null;
+        // one reaper thread per core: an expiry storm's deletions spread over the cores
+        ExpiryReaper reaper = config.activeExpiry()
+                ? new ExpiryReaper(wheel, 5, Runtime.getRuntime().availableProcessors()).start() : null;
         try {
             ServerContext context = new ServerContext(config, store, wheel);
             // the first map of a JVM is compiled by Chronicle (~2 s): do it before accepting

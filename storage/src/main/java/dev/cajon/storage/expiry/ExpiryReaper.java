@@ -5,27 +5,40 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The thread that drives the {@link ExpiryWheel} in a running server: every tick (a few ms) it
- * advances the wheel to the clock's now, which reclaims every key whose deadline has passed. Tests
- * do not start it; they move a manual clock and call {@link ExpiryWheel#advance()} themselves.
+ * The threads that drive the {@link ExpiryWheel} in a running server: every tick (a few ms) each
+ * advances the wheel to the clock's now, which reclaims every key whose deadline has passed.
+ *
+ * <p>Several threads may advance one wheel: each takes a batch of due records under the wheel's
+ * lock and reclaims it outside, so in an expiry storm (hundreds of thousands of deadlines a
+ * second) the deletions spread over the cores. Tests do not start a reaper; they move a manual
+ * clock and call {@link ExpiryWheel#advance()} themselves.
  */
 public final class ExpiryReaper implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ExpiryReaper.class);
 
     private final ExpiryWheel wheel;
     private final long tickNanos;
-    private final Thread thread;
+    private final Thread[] threads;
     private volatile boolean running = true;
 
     public ExpiryReaper(ExpiryWheel wheel, long tickMillis) {
+        this(wheel, tickMillis, 1);
+    }
+
+    public ExpiryReaper(ExpiryWheel wheel, long tickMillis, int threadCount) {
         this.wheel = wheel;
         this.tickNanos = tickMillis * 1_000_000L;
-        this.thread = new Thread(this::run, "cajon-expiry");
-        this.thread.setDaemon(true);
+        this.threads = new Thread[Math.max(1, threadCount)];
+        for (int i = 0; i < threads.length; i++) {
+            threads[i] = new Thread(this::run, "cajon-expiry-" + i);
+            threads[i].setDaemon(true);
+        }
     }
 
     public ExpiryReaper start() {
-        thread.start();
+        for (Thread t : threads) {
+            t.start();
+        }
         return this;
     }
 
@@ -43,11 +56,16 @@ public final class ExpiryReaper implements AutoCloseable {
     @Override
     public void close() {
         running = false;
-        LockSupport.unpark(thread);
-        try {
-            thread.join(5_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        for (Thread t : threads) {
+            LockSupport.unpark(t);
+        }
+        for (Thread t : threads) {
+            try {
+                t.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 }
