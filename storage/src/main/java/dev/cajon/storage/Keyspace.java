@@ -571,8 +571,12 @@ public final class Keyspace implements Closeable {
         byte[][] ks = keysOf(kv);
         locked(ks, () -> {
             for (int i = 0; i < kv.length; i += 2) {
-                byte[] old = readLive(kv[i]);
-                putEncoded(kv[i], encode(kv[i + 1], 0, kv[i + 1].length, ValueHeader.NO_EXPIRY), old);
+                if (kv[i + 1].length <= BLOB_THRESHOLD && kv[i].length <= MAX_KEY_LENGTH) {
+                    setInPlace(kv[i], kv[i + 1], SetCondition.ALWAYS, ValueHeader.NO_EXPIRY);
+                } else {
+                    byte[] old = readLive(kv[i]);
+                    putEncoded(kv[i], encode(kv[i + 1], 0, kv[i + 1].length, ValueHeader.NO_EXPIRY), old);
+                }
             }
             return null;
         });
