@@ -409,6 +409,14 @@ public final class ServerFamily {
         line(sb, "keyspace_hits", st.keyspaceHits.sum());
         line(sb, "keyspace_misses", st.keyspaceMisses.sum());
         line(sb, "total_error_replies", st.errorReplies.sum());
+        dev.cajon.storage.expiry.ExpiryWheel wheel = c.server().wheel();
+        if (wheel != null) {
+            // Cajon's own: the expiry wheel (records filed, their memory, worst reclamation lag)
+            line(sb, "expire_wheel_records", wheel.scheduled());
+            line(sb, "expire_wheel_bytes", wheel.bytes());
+            line(sb, "expire_wheel_reclaimed_keys", wheel.reclaimedCount());
+            line(sb, "expire_wheel_max_lag_ms", wheel.maxLagMillis());
+        }
     }
 
     private static void keyspaceSection(Ctx c, StringBuilder sb) {
