@@ -507,6 +507,11 @@ class ExpiryFamilyTest extends FamilyTestBase {
             c.run("select", "2");
             assertReply(c.run("dbsize"), 0, "db 2's key was reaped in the first pass");
             assertEquals("3", infoField(c.run("info", "stats"), "expired_keys"));
+            assertEquals("3", infoField(c.run("info", "stats"), "expire_wheel_reclaimed_keys"),
+                    "all three were reclaimed by the wheel, none by a read");
+            assertEquals("0", infoField(c.run("info", "stats"), "expire_wheel_records"));
+            assertEquals("49", infoField(c.run("info", "stats"), "expire_wheel_max_lag_ms"),
+                    "a (deadline 100 ms) was reaped by the pass at 150 ms, which handles deadlines up to 149 ms");
             assertEquals("# Keyspace\r\ndb0:keys=1,expires=0,avg_ttl=0\r\n", c.run("info", "keyspace").asString());
         }
     }
