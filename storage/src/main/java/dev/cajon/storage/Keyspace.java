@@ -769,7 +769,7 @@ public final class Keyspace implements Closeable {
             }
             long next = cur + delta;
             // the deadline is unchanged, so a live key keeps its wheel record as it is
-            byte[] stored = ValueHeader.withWheelAt(ValueHeader.raw(Numbers.toBytes(next), at), wheel);
+            byte[] stored = ValueHeader.withWheelAt(ValueHeader.rawLong(next, at), wheel);
             net.openhft.chronicle.hash.Data<byte[]> nd = q.wrapValueAsData(stored);
             if (e != null) {
                 q.replaceValue(e, nd);
