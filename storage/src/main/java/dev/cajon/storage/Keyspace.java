@@ -118,22 +118,28 @@ public final class Keyspace implements Closeable {
         List<byte[]> dead = new ArrayList<>();
         Set<Long> liveBlobs = new HashSet<>();
         long[] count = new long[3];
+        // headers are read in place: a restart with millions of keys copies no value
         map().forEachEntry(e -> {
-            byte[] v = e.value().get();
-            ValueHeader.checkLayout(v);
-            if (ValueHeader.isExpired(v, now)) {
+            net.openhft.chronicle.hash.Data<byte[]> d = e.value();
+            net.openhft.chronicle.bytes.RandomDataInput in = d.bytes();
+            long off = d.offset();
+            if (d.size() < 4 || in.readByte(off) != ValueHeader.LAYOUT_V1) {
+                ValueHeader.checkLayout(d.get()); // throws with the layout it found
+            }
+            long at = ValueHeader.expireAt(in, off);
+            if (at != ValueHeader.NO_EXPIRY && at < now) {
                 dead.add(e.key().get().clone());
                 return;
             }
             count[0]++;
-            long at = ValueHeader.expireAt(v);
             if (at != ValueHeader.NO_EXPIRY) {
                 count[1]++;
                 count[2] += at - DEADLINE_BASE;
-                expiryListener.file(this, e.key().get(), ValueHeader.wheelAt(v));
+                expiryListener.file(this, e.key().get(), ValueHeader.wheelAt(in, off));
             }
-            if (ValueHeader.isBlob(v)) {
-                liveBlobs.add(ValueHeader.blobId(v));
+            long blob = ValueHeader.blobIdOrNone(in, off);
+            if (blob != ValueHeader.NO_BLOB) {
+                liveBlobs.add(blob);
             }
         });
         for (byte[] k : dead) {
