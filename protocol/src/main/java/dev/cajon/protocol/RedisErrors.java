@@ -33,9 +33,6 @@ public final class RedisErrors {
     public static final String GT_AND_LT = "ERR GT and LT options at the same time are not compatible";
     public static final String CLIENT_NAME_SPACES = "ERR Client names cannot contain spaces, newlines or special characters.";
 
-    /** Cajon's own limit (Redis allows 512 MiB keys); see Keyspace.MAX_KEY_LENGTH. */
-    public static final String KEY_TOO_LARGE = "ERR key is too large (Cajon stores keys of up to 65536 bytes)";
-
     public static String wrongArity(String fullName) {
         return "ERR wrong number of arguments for '" + fullName + "' command";
     }

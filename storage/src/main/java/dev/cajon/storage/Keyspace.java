@@ -47,11 +47,6 @@ public final class Keyspace implements Closeable {
 
     /** Redis's proto-max-bulk-len: the largest string a client may build. */
     public static final long MAX_STRING_LENGTH = 512L * 1024 * 1024;
-    /**
-     * The longest key Cajon stores. A key is a Chronicle Map key, and an entry (key plus value up
-     * to {@link #BLOB_THRESHOLD}) must fit one segment tier; Redis allows keys up to 512 MiB.
-     */
-    public static final int MAX_KEY_LENGTH = 64 * 1024;
     /** Values longer than this live in a blob file instead of the map entry. */
     public static final int BLOB_THRESHOLD = 16 * 1024;
     static final int STRIPES = 1024;
@@ -117,6 +112,7 @@ public final class Keyspace implements Closeable {
         long now = clock.nowMillis();
         List<byte[]> dead = new ArrayList<>();
         Set<Long> liveBlobs = new HashSet<>();
+        Set<String> liveKeyFiles = new HashSet<>();
         long[] count = new long[3];
         // headers are read in place: a restart with millions of keys copies no value
         map().forEachEntry(e -> {
@@ -132,6 +128,10 @@ public final class Keyspace implements Closeable {
                 return;
             }
             count[0]++;
+            byte[] mk = e.key().get();
+            if (KeyCodec.isDigest(mk)) {
+                liveKeyFiles.add(KeyCodec.fileName(mk));
+            }
             if (at != ValueHeader.NO_EXPIRY) {
                 count[1]++;
                 count[2] += at - DEADLINE_BASE;
@@ -149,6 +149,7 @@ public final class Keyspace implements Closeable {
         volatileKeys.set(count[1]);
         deadlineSum.set(count[2]);
         int orphans = blobs.sweep(liveBlobs);
+        blobs.sweepKeyFiles(liveKeyFiles);
         if (!dead.isEmpty() || orphans > 0) {
             log.info("{}: removed {} keys that expired while down, {} orphaned blobs", name, dead.size(), orphans);
         }
@@ -320,9 +321,6 @@ public final class Keyspace implements Closeable {
 
     /** The stored bytes of a live key, or null. Deletes the key if its deadline has passed. */
     private byte[] readLive(byte[] key) {
-        if (key.length > MAX_KEY_LENGTH) {
-            return null; // such a key can never have been stored
-        }
         byte[] v = map().get(key);
         if (v == null) {
             return null;
@@ -337,6 +335,9 @@ public final class Keyspace implements Closeable {
 
     private void removeStored(byte[] key, byte[] stored) {
         map().remove(key);
+        if (KeyCodec.isDigest(key)) {
+            blobs.deleteKeyFile(KeyCodec.fileName(key));
+        }
         accountRemoval(ValueHeader.expireAt(stored), ValueHeader.isBlob(stored) ? ValueHeader.blobId(stored)
                 : ValueHeader.NO_BLOB);
     }
@@ -356,9 +357,6 @@ public final class Keyspace implements Closeable {
      * </ul>
      */
     private void put(byte[] key, byte[] stored, byte[] old) {
-        if (key.length > MAX_KEY_LENGTH) {
-            throw new OpException(OpStatus.KEY_TOO_LARGE);
-        }
         long oldAt = old == null ? ValueHeader.NO_EXPIRY : ValueHeader.expireAt(old);
         long oldWheel = old == null ? ValueHeader.NO_EXPIRY : ValueHeader.wheelAt(old);
         long at = ValueHeader.expireAt(stored);
@@ -428,7 +426,7 @@ public final class Keyspace implements Closeable {
     private void putEncoded(byte[] key, byte[] stored, byte[] old) {
         try {
             put(key, stored, old);
-        } catch (CapacityExhausted | OpException e) {
+        } catch (CapacityExhausted e) {
             if (ValueHeader.isBlob(stored) && (old == null || !ValueHeader.isBlob(old)
                     || ValueHeader.blobId(old) != ValueHeader.blobId(stored))) {
                 blobs.delete(ValueHeader.blobId(stored));
@@ -460,22 +458,84 @@ public final class Keyspace implements Closeable {
         return Arrays.copyOfRange(stored, off, stored.length);
     }
 
-    // ------------------------------------------------------------------ strings
+    // ------------------------------------------------------------------ keys too long for the map
 
-    /** GET: the value, or null when the key is absent. */
-    public StringValue get(byte[] key) {
-        return locked(key, () -> {
-            byte[] v = readLive(key);
-            return v == null ? null : view(v);
+    /**
+     * For a digest key (see {@link KeyCodec}), makes sure the file holding the client's key exists
+     * before an operation that may create the key, so that SCAN can always name it.
+     */
+    void beforeLongKey(byte[] key, byte[] userKey) {
+        if (key != userKey && KeyCodec.isDigest(key)) {
+            blobs.ensureKeyFile(KeyCodec.fileName(key), userKey);
+        }
+    }
+
+    /** After an operation on a digest key: its key file exists exactly while the key does. */
+    void afterLongKey(byte[] key, byte[] userKey) {
+        if (key == userKey || !KeyCodec.isDigest(key)) {
+            return;
+        }
+        locked(key, () -> {
+            String name = KeyCodec.fileName(key);
+            if (map().containsKey(key)) {
+                blobs.ensureKeyFile(name, userKey);
+            } else {
+                blobs.deleteKeyFile(name);
+            }
+            return null;
         });
     }
 
+    private static byte[][] mapKeys(byte[][] userKv) {
+        byte[][] kv = userKv.clone();
+        for (int i = 0; i < kv.length; i += 2) {
+            kv[i] = KeyCodec.mapKey(kv[i]);
+        }
+        return kv;
+    }
+
+    private void afterLongKeys(byte[][] kv, byte[][] userKv) {
+        for (int i = 0; i < kv.length; i += 2) {
+            afterLongKey(kv[i], userKv[i]);
+        }
+    }
+
+    /** The client's key for a stored key, or null if a digest key's file is missing. */
+    private byte[] userKeyOf(byte[] mapKey) {
+        if (KeyCodec.isDigest(mapKey)) {
+            return blobs.readKeyFile(KeyCodec.fileName(mapKey));
+        }
+        return KeyCodec.userKey(mapKey);
+    }
+
+    // ------------------------------------------------------------------ strings
+
+    /** GET: the value, or null when the key is absent. */
+    public StringValue get(byte[] userKey) {
+        byte[] key = KeyCodec.mapKey(userKey);
+        beforeLongKey(key, userKey);
+        try {
+            return locked(key, () -> {
+                byte[] v = readLive(key);
+                return v == null ? null : view(v);
+            });
+        } finally {
+            afterLongKey(key, userKey);
+        }
+    }
+
     /** STRLEN: 0 when absent. */
-    public long strlen(byte[] key) {
-        return locked(key, () -> {
-            byte[] v = readLive(key);
-            return v == null ? 0L : ValueHeader.stringLength(v);
-        });
+    public long strlen(byte[] userKey) {
+        byte[] key = KeyCodec.mapKey(userKey);
+        beforeLongKey(key, userKey);
+        try {
+            return locked(key, () -> {
+                byte[] v = readLive(key);
+                return v == null ? 0L : ValueHeader.stringLength(v);
+            });
+        } finally {
+            afterLongKey(key, userKey);
+        }
     }
 
     /** Deadline meaning "keep the key's current TTL" (SET ... KEEPTTL). */
@@ -488,31 +548,37 @@ public final class Keyspace implements Closeable {
      *                 {@link #KEEP_TTL}. A given deadline at or before now deletes the key.
      * @param wantOld  return the previous value (SET ... GET, GETSET)
      */
-    public SetResult set(byte[] key, byte[] value, SetCondition cond, long expireAt, boolean wantOld) {
-        if (!wantOld && value.length <= BLOB_THRESHOLD && key.length <= MAX_KEY_LENGTH
-                && (expireAt == ValueHeader.NO_EXPIRY || expireAt == KEEP_TTL || expireAt > clock.nowMillis())) {
-            return locked(key, () -> setInPlace(key, value, cond, expireAt));
-        }
-        return locked(key, () -> {
-            byte[] old = readLive(key);
-            if (cond == SetCondition.IF_ABSENT && old != null
-                    || cond == SetCondition.IF_PRESENT && old == null) {
-                return wantOld && old != null ? new SetResult(OpStatus.NOT_APPLIED, view(old))
-                        : SetResult.NOT_APPLIED;
+    public SetResult set(byte[] userKey, byte[] value, SetCondition cond, long expireAt, boolean wantOld) {
+        byte[] key = KeyCodec.mapKey(userKey);
+        beforeLongKey(key, userKey);
+        try {
+            if (!wantOld && value.length <= BLOB_THRESHOLD
+                    && (expireAt == ValueHeader.NO_EXPIRY || expireAt == KEEP_TTL || expireAt > clock.nowMillis())) {
+                return locked(key, () -> setInPlace(key, value, cond, expireAt));
             }
-            StringValue prev = wantOld && old != null ? view(old) : null;
-            long at = expireAt == KEEP_TTL ? (old == null ? ValueHeader.NO_EXPIRY : ValueHeader.expireAt(old)) : expireAt;
-            // a deadline this write gives that is not in the future deletes the key (Redis's
-            // checkAlreadyExpired); a deadline KEEPTTL carries over is still live at now
-            if (expireAt != KEEP_TTL && at != ValueHeader.NO_EXPIRY && at <= clock.nowMillis()) {
-                if (old != null) {
-                    removeStored(key, old);
+            return locked(key, () -> {
+                byte[] old = readLive(key);
+                if (cond == SetCondition.IF_ABSENT && old != null
+                        || cond == SetCondition.IF_PRESENT && old == null) {
+                    return wantOld && old != null ? new SetResult(OpStatus.NOT_APPLIED, view(old))
+                            : SetResult.NOT_APPLIED;
                 }
-            } else {
-                putEncoded(key, encode(value, 0, value.length, at), old);
-            }
-            return prev == null ? SetResult.OK : new SetResult(OpStatus.OK, prev);
-        });
+                StringValue prev = wantOld && old != null ? view(old) : null;
+                long at = expireAt == KEEP_TTL ? (old == null ? ValueHeader.NO_EXPIRY : ValueHeader.expireAt(old)) : expireAt;
+                // a deadline this write gives that is not in the future deletes the key (Redis's
+                // checkAlreadyExpired); a deadline KEEPTTL carries over is still live at now
+                if (expireAt != KEEP_TTL && at != ValueHeader.NO_EXPIRY && at <= clock.nowMillis()) {
+                    if (old != null) {
+                        removeStored(key, old);
+                    }
+                } else {
+                    putEncoded(key, encode(value, 0, value.length, at), old);
+                }
+                return prev == null ? SetResult.OK : new SetResult(OpStatus.OK, prev);
+            });
+        } finally {
+            afterLongKey(key, userKey);
+        }
     }
 
     /**
@@ -573,36 +639,52 @@ public final class Keyspace implements Closeable {
     }
 
     /** MSET: sets every pair atomically. {@code kv} alternates key, value. */
-    public void mset(byte[][] kv) {
-        byte[][] ks = keysOf(kv);
-        locked(ks, () -> {
-            for (int i = 0; i < kv.length; i += 2) {
-                if (kv[i + 1].length <= BLOB_THRESHOLD && kv[i].length <= MAX_KEY_LENGTH) {
-                    setInPlace(kv[i], kv[i + 1], SetCondition.ALWAYS, ValueHeader.NO_EXPIRY);
-                } else {
-                    byte[] old = readLive(kv[i]);
-                    putEncoded(kv[i], encode(kv[i + 1], 0, kv[i + 1].length, ValueHeader.NO_EXPIRY), old);
+    public void mset(byte[][] userKv) {
+        byte[][] kv = mapKeys(userKv);
+        for (int i = 0; i < kv.length; i += 2) {
+            beforeLongKey(kv[i], userKv[i]);
+        }
+        try {
+            byte[][] ks = keysOf(kv);
+            locked(ks, () -> {
+                for (int i = 0; i < kv.length; i += 2) {
+                    if (kv[i + 1].length <= BLOB_THRESHOLD) {
+                        setInPlace(kv[i], kv[i + 1], SetCondition.ALWAYS, ValueHeader.NO_EXPIRY);
+                    } else {
+                        byte[] old = readLive(kv[i]);
+                        putEncoded(kv[i], encode(kv[i + 1], 0, kv[i + 1].length, ValueHeader.NO_EXPIRY), old);
+                    }
                 }
-            }
-            return null;
-        });
+                return null;
+            });
+        } finally {
+            afterLongKeys(kv, userKv);
+        }
     }
 
     /** MSETNX: sets every pair only if none of the keys exists. Returns whether it did. */
-    public boolean msetnx(byte[][] kv) {
-        byte[][] ks = keysOf(kv);
-        return locked(ks, () -> {
-            for (byte[] k : ks) {
-                if (readLive(k) != null) {
-                    return false;
+    public boolean msetnx(byte[][] userKv) {
+        byte[][] kv = mapKeys(userKv);
+        for (int i = 0; i < kv.length; i += 2) {
+            beforeLongKey(kv[i], userKv[i]);
+        }
+        try {
+            byte[][] ks = keysOf(kv);
+            return locked(ks, () -> {
+                for (byte[] k : ks) {
+                    if (readLive(k) != null) {
+                        return false;
+                    }
                 }
-            }
-            for (int i = 0; i < kv.length; i += 2) {
-                byte[] old = readLive(kv[i]); // an earlier pair may have set the same key
-                putEncoded(kv[i], encode(kv[i + 1], 0, kv[i + 1].length, ValueHeader.NO_EXPIRY), old);
-            }
-            return true;
-        });
+                for (int i = 0; i < kv.length; i += 2) {
+                    byte[] old = readLive(kv[i]); // an earlier pair may have set the same key
+                    putEncoded(kv[i], encode(kv[i + 1], 0, kv[i + 1].length, ValueHeader.NO_EXPIRY), old);
+                }
+                return true;
+            });
+        } finally {
+            afterLongKeys(kv, userKv);
+        }
     }
 
     private static byte[][] keysOf(byte[][] kv) {
@@ -614,114 +696,141 @@ public final class Keyspace implements Closeable {
     }
 
     /** GETDEL: the value (or null) and the key is gone. */
-    public StringValue getDel(byte[] key) {
-        return locked(key, () -> {
-            byte[] v = readLive(key);
-            if (v == null) {
-                return null;
-            }
-            StringValue out = view(v);
-            removeStored(key, v);
-            return out;
-        });
+    public StringValue getDel(byte[] userKey) {
+        byte[] key = KeyCodec.mapKey(userKey);
+        beforeLongKey(key, userKey);
+        try {
+            return locked(key, () -> {
+                byte[] v = readLive(key);
+                if (v == null) {
+                    return null;
+                }
+                StringValue out = view(v);
+                removeStored(key, v);
+                return out;
+            });
+        } finally {
+            afterLongKey(key, userKey);
+        }
     }
 
     /**
      * GETEX: the value, with the TTL changed. {@code expireAt}: a deadline, NO_EXPIRY (PERSIST)
      * or KEEP_TTL (no option). A deadline in the past deletes the key after reading it.
      */
-    public StringValue getEx(byte[] key, long expireAt) {
-        return locked(key, () -> {
-            byte[] v = readLive(key);
-            if (v == null) {
-                return null;
-            }
-            StringValue out = view(v);
-            if (expireAt != KEEP_TTL) {
-                applyDeadline(key, v, expireAt);
-            }
-            return out;
-        });
+    public StringValue getEx(byte[] userKey, long expireAt) {
+        byte[] key = KeyCodec.mapKey(userKey);
+        beforeLongKey(key, userKey);
+        try {
+            return locked(key, () -> {
+                byte[] v = readLive(key);
+                if (v == null) {
+                    return null;
+                }
+                StringValue out = view(v);
+                if (expireAt != KEEP_TTL) {
+                    applyDeadline(key, v, expireAt);
+                }
+                return out;
+            });
+        } finally {
+            afterLongKey(key, userKey);
+        }
     }
 
     /** APPEND: the new length, or TOO_LARGE. */
-    public LengthResult append(byte[] key, byte[] value) {
-        return locked(key, () -> {
-            byte[] old = readLive(key);
-            if (old == null) {
-                putEncoded(key, encode(value, 0, value.length, ValueHeader.NO_EXPIRY), null);
-                return new LengthResult(OpStatus.OK, value.length);
-            }
-            long oldLen = ValueHeader.stringLength(old);
-            long newLen = oldLen + value.length;
-            if (newLen > MAX_STRING_LENGTH) {
-                return new LengthResult(OpStatus.TOO_LARGE, 0);
-            }
-            long at = ValueHeader.expireAt(old);
-            if (ValueHeader.isBlob(old)) {
-                // write past the published end first, then publish the new length
-                long id = ValueHeader.blobId(old);
-                blobs.writeAt(id, oldLen, value, 0, value.length);
-                put(key, ValueHeader.blob(id, newLen, at), old);
-            } else {
-                byte[] joined = Arrays.copyOfRange(old, ValueHeader.payloadOffset(old),
-                        ValueHeader.payloadOffset(old) + (int) newLen);
-                System.arraycopy(value, 0, joined, (int) oldLen, value.length);
-                putEncoded(key, encode(joined, 0, joined.length, at), old);
-            }
-            return new LengthResult(OpStatus.OK, newLen);
-        });
+    public LengthResult append(byte[] userKey, byte[] value) {
+        byte[] key = KeyCodec.mapKey(userKey);
+        beforeLongKey(key, userKey);
+        try {
+            return locked(key, () -> {
+                byte[] old = readLive(key);
+                if (old == null) {
+                    putEncoded(key, encode(value, 0, value.length, ValueHeader.NO_EXPIRY), null);
+                    return new LengthResult(OpStatus.OK, value.length);
+                }
+                long oldLen = ValueHeader.stringLength(old);
+                long newLen = oldLen + value.length;
+                if (newLen > MAX_STRING_LENGTH) {
+                    return new LengthResult(OpStatus.TOO_LARGE, 0);
+                }
+                long at = ValueHeader.expireAt(old);
+                if (ValueHeader.isBlob(old)) {
+                    // write past the published end first, then publish the new length
+                    long id = ValueHeader.blobId(old);
+                    blobs.writeAt(id, oldLen, value, 0, value.length);
+                    put(key, ValueHeader.blob(id, newLen, at), old);
+                } else {
+                    byte[] joined = Arrays.copyOfRange(old, ValueHeader.payloadOffset(old),
+                            ValueHeader.payloadOffset(old) + (int) newLen);
+                    System.arraycopy(value, 0, joined, (int) oldLen, value.length);
+                    putEncoded(key, encode(joined, 0, joined.length, at), old);
+                }
+                return new LengthResult(OpStatus.OK, newLen);
+            });
+        } finally {
+            afterLongKey(key, userKey);
+        }
     }
 
     /** SETRANGE: the new length, or TOO_LARGE. {@code offset} is non-negative. */
-    public LengthResult setRange(byte[] key, long offset, byte[] value) {
-        return locked(key, () -> {
-            byte[] old = readLive(key);
-            long oldLen = old == null ? 0 : ValueHeader.stringLength(old);
-            if (value.length == 0) {
-                return new LengthResult(OpStatus.OK, oldLen);
-            }
-            // offset can be up to Long.MAX_VALUE: compare without overflowing offset + length
-            if (offset > MAX_STRING_LENGTH - value.length) {
-                return new LengthResult(OpStatus.TOO_LARGE, 0);
-            }
-            long newLen = Math.max(oldLen, offset + value.length);
-            long at = old == null ? ValueHeader.NO_EXPIRY : ValueHeader.expireAt(old);
-            if (newLen > BLOB_THRESHOLD) {
-                // copy-on-write: bytes inside a published blob are never overwritten
-                long id;
-                if (old != null && ValueHeader.isBlob(old)) {
-                    id = blobs.copyFrom(blobs, ValueHeader.blobId(old), oldLen);
+    public LengthResult setRange(byte[] userKey, long offset, byte[] value) {
+        byte[] key = KeyCodec.mapKey(userKey);
+        beforeLongKey(key, userKey);
+        try {
+            return locked(key, () -> {
+                byte[] old = readLive(key);
+                long oldLen = old == null ? 0 : ValueHeader.stringLength(old);
+                if (value.length == 0) {
+                    return new LengthResult(OpStatus.OK, oldLen);
+                }
+                // offset can be up to Long.MAX_VALUE: compare without overflowing offset + length
+                if (offset > MAX_STRING_LENGTH - value.length) {
+                    return new LengthResult(OpStatus.TOO_LARGE, 0);
+                }
+                long newLen = Math.max(oldLen, offset + value.length);
+                long at = old == null ? ValueHeader.NO_EXPIRY : ValueHeader.expireAt(old);
+                if (newLen > BLOB_THRESHOLD) {
+                    // copy-on-write: bytes inside a published blob are never overwritten
+                    long id;
+                    if (old != null && ValueHeader.isBlob(old)) {
+                        id = blobs.copyFrom(blobs, ValueHeader.blobId(old), oldLen);
+                    } else {
+                        byte[] cur = old == null ? new byte[0] : bytesOf(old);
+                        id = blobs.create(cur, 0, cur.length);
+                    }
+                    if (offset > oldLen) {
+                        // zero padding: a sparse write past the end reads back as zeros
+                        blobs.writeAt(id, newLen - 1, new byte[1], 0, 1);
+                    }
+                    blobs.writeAt(id, offset, value, 0, value.length);
+                    putEncoded(key, ValueHeader.blob(id, newLen, at), old);
                 } else {
-                    byte[] cur = old == null ? new byte[0] : bytesOf(old);
-                    id = blobs.create(cur, 0, cur.length);
+                    byte[] buf = new byte[(int) newLen];
+                    if (old != null) {
+                        System.arraycopy(old, ValueHeader.payloadOffset(old), buf, 0, (int) oldLen);
+                    }
+                    System.arraycopy(value, 0, buf, (int) offset, value.length);
+                    putEncoded(key, ValueHeader.raw(buf, at), old);
                 }
-                if (offset > oldLen) {
-                    // zero padding: a sparse write past the end reads back as zeros
-                    blobs.writeAt(id, newLen - 1, new byte[1], 0, 1);
-                }
-                blobs.writeAt(id, offset, value, 0, value.length);
-                putEncoded(key, ValueHeader.blob(id, newLen, at), old);
-            } else {
-                byte[] buf = new byte[(int) newLen];
-                if (old != null) {
-                    System.arraycopy(old, ValueHeader.payloadOffset(old), buf, 0, (int) oldLen);
-                }
-                System.arraycopy(value, 0, buf, (int) offset, value.length);
-                putEncoded(key, ValueHeader.raw(buf, at), old);
-            }
-            return new LengthResult(OpStatus.OK, newLen);
-        });
+                return new LengthResult(OpStatus.OK, newLen);
+            });
+        } finally {
+            afterLongKey(key, userKey);
+        }
     }
 
     // ------------------------------------------------------------------ counters
 
     /** INCRBY / DECRBY / INCR / DECR. Keeps the key's TTL. */
-    public CounterResult incrBy(byte[] key, long delta) {
-        if (key.length > MAX_KEY_LENGTH) {
-            throw new OpException(OpStatus.KEY_TOO_LARGE);
+    public CounterResult incrBy(byte[] userKey, long delta) {
+        byte[] key = KeyCodec.mapKey(userKey);
+        beforeLongKey(key, userKey);
+        try {
+            return locked(key, () -> incrInPlace(key, delta));
+        } finally {
+            afterLongKey(key, userKey);
         }
-        return locked(key, () -> incrInPlace(key, delta));
     }
 
     /**
@@ -790,116 +899,155 @@ public final class Keyspace implements Closeable {
     }
 
     /** INCRBYFLOAT with Redis's long double arithmetic. Keeps the key's TTL. */
-    public BytesResult incrByFloat(byte[] key, BigDecimal incr) {
-        return locked(key, () -> {
-            byte[] old = readLive(key);
-            BigDecimal cur = BigDecimal.ZERO;
-            long at = ValueHeader.NO_EXPIRY;
-            if (old != null) {
-                if (ValueHeader.isBlob(old)) {
-                    return new BytesResult(OpStatus.NOT_FLOAT, null);
+    public BytesResult incrByFloat(byte[] userKey, BigDecimal incr) {
+        byte[] key = KeyCodec.mapKey(userKey);
+        beforeLongKey(key, userKey);
+        try {
+            return locked(key, () -> {
+                byte[] old = readLive(key);
+                BigDecimal cur = BigDecimal.ZERO;
+                long at = ValueHeader.NO_EXPIRY;
+                if (old != null) {
+                    if (ValueHeader.isBlob(old)) {
+                        return new BytesResult(OpStatus.NOT_FLOAT, null);
+                    }
+                    int off = ValueHeader.payloadOffset(old);
+                    cur = Numbers.parseLongDouble(old, off, old.length - off);
+                    if (cur == null) {
+                        return new BytesResult(OpStatus.NOT_FLOAT, null);
+                    }
+                    at = ValueHeader.expireAt(old);
                 }
-                int off = ValueHeader.payloadOffset(old);
-                cur = Numbers.parseLongDouble(old, off, old.length - off);
-                if (cur == null) {
-                    return new BytesResult(OpStatus.NOT_FLOAT, null);
+                if (Numbers.isInfinite(cur) || Numbers.isInfinite(incr)) {
+                    return new BytesResult(OpStatus.NAN_OR_INFINITY, null);
                 }
-                at = ValueHeader.expireAt(old);
-            }
-            if (Numbers.isInfinite(cur) || Numbers.isInfinite(incr)) {
-                return new BytesResult(OpStatus.NAN_OR_INFINITY, null);
-            }
-            BigDecimal sum = Numbers.roundToLongDouble(cur.add(incr));
-            if (sum == null) {
-                return new BytesResult(OpStatus.NAN_OR_INFINITY, null);
-            }
-            byte[] out = Numbers.formatLongDouble(sum);
-            put(key, ValueHeader.raw(out, at), old);
-            return new BytesResult(OpStatus.OK, out);
-        });
+                BigDecimal sum = Numbers.roundToLongDouble(cur.add(incr));
+                if (sum == null) {
+                    return new BytesResult(OpStatus.NAN_OR_INFINITY, null);
+                }
+                byte[] out = Numbers.formatLongDouble(sum);
+                put(key, ValueHeader.raw(out, at), old);
+                return new BytesResult(OpStatus.OK, out);
+            });
+        } finally {
+            afterLongKey(key, userKey);
+        }
     }
 
     // ------------------------------------------------------------------ keys
 
     /** DEL / UNLINK of one key: whether it existed. */
-    public boolean del(byte[] key) {
-        return locked(key, () -> {
-            byte[] v = readLive(key);
-            if (v == null) {
-                return false;
-            }
-            removeStored(key, v);
-            return true;
-        });
+    public boolean del(byte[] userKey) {
+        byte[] key = KeyCodec.mapKey(userKey);
+        beforeLongKey(key, userKey);
+        try {
+            return locked(key, () -> {
+                byte[] v = readLive(key);
+                if (v == null) {
+                    return false;
+                }
+                removeStored(key, v);
+                return true;
+            });
+        } finally {
+            afterLongKey(key, userKey);
+        }
     }
 
     /** EXISTS / TOUCH of one key. */
-    public boolean exists(byte[] key) {
-        return locked(key, () -> readLive(key) != null);
+    public boolean exists(byte[] userKey) {
+        byte[] key = KeyCodec.mapKey(userKey);
+        beforeLongKey(key, userKey);
+        try {
+            return locked(key, () -> readLive(key) != null);
+        } finally {
+            afterLongKey(key, userKey);
+        }
     }
 
     /** TYPE: "string", or "none" when absent. */
-    public String type(byte[] key) {
-        return locked(key, () -> {
-            byte[] v = readLive(key);
-            return v == null ? "none" : "string";
-        });
+    public String type(byte[] userKey) {
+        byte[] key = KeyCodec.mapKey(userKey);
+        beforeLongKey(key, userKey);
+        try {
+            return locked(key, () -> {
+                byte[] v = readLive(key);
+                return v == null ? "none" : "string";
+            });
+        } finally {
+            afterLongKey(key, userKey);
+        }
     }
 
     /**
      * RENAME / RENAMENX. NOT_FOUND when the source is absent; NOT_APPLIED when {@code nx} and the
      * destination exists. The TTL moves with the key.
      */
-    public OpStatus rename(byte[] src, byte[] dst, boolean nx) {
-        return locked(new byte[][] {src, dst}, () -> {
-            byte[] v = readLive(src);
-            if (v == null) {
-                return OpStatus.NOT_FOUND;
-            }
-            if (Arrays.equals(src, dst)) {
-                return nx ? OpStatus.NOT_APPLIED : OpStatus.OK;
-            }
-            byte[] old = readLive(dst);
-            if (nx && old != null) {
-                return OpStatus.NOT_APPLIED;
-            }
-            put(dst, v, old);
-            map().remove(src);
-            accountRemoval(ValueHeader.expireAt(v), ValueHeader.NO_BLOB); // the blob moved with the key
-            if (old != null && ValueHeader.isBlob(old)) {
-                blobs.delete(ValueHeader.blobId(old));
-            }
-            return OpStatus.OK;
-        });
+    public OpStatus rename(byte[] userSrc, byte[] userDst, boolean nx) {
+        byte[] src = KeyCodec.mapKey(userSrc);
+        byte[] dst = KeyCodec.mapKey(userDst);
+        beforeLongKey(dst, userDst);
+        try {
+            return locked(new byte[][] {src, dst}, () -> {
+                byte[] v = readLive(src);
+                if (v == null) {
+                    return OpStatus.NOT_FOUND;
+                }
+                if (Arrays.equals(src, dst)) {
+                    return nx ? OpStatus.NOT_APPLIED : OpStatus.OK;
+                }
+                byte[] old = readLive(dst);
+                if (nx && old != null) {
+                    return OpStatus.NOT_APPLIED;
+                }
+                put(dst, v, old);
+                map().remove(src);
+                accountRemoval(ValueHeader.expireAt(v), ValueHeader.NO_BLOB); // the blob moved with the key
+                if (old != null && ValueHeader.isBlob(old)) {
+                    blobs.delete(ValueHeader.blobId(old));
+                }
+                return OpStatus.OK;
+            });
+        } finally {
+            afterLongKey(src, userSrc);
+            afterLongKey(dst, userDst);
+        }
     }
 
     /**
      * COPY within this keyspace or into {@code target}. NOT_FOUND when the source is absent,
      * NOT_APPLIED when the destination exists and {@code replace} is false.
      */
-    public OpStatus copy(byte[] src, Keyspace target, byte[] dst, boolean replace) {
-        if (target == this) {
-            return locked(new byte[][] {src, dst}, () -> {
-                byte[] v = readLive(src);
-                if (v == null) {
-                    return OpStatus.NOT_FOUND;
-                }
-                return copyInto(v, dst, replace);
-            });
-        }
-        byte[] snapshot = locked(src, () -> {
-            byte[] v = readLive(src);
-            if (v == null || !ValueHeader.isBlob(v)) {
-                return v;
+    public OpStatus copy(byte[] userSrc, Keyspace target, byte[] userDst, boolean replace) {
+        byte[] src = KeyCodec.mapKey(userSrc);
+        byte[] dst = KeyCodec.mapKey(userDst);
+        target.beforeLongKey(dst, userDst);
+        try {
+            if (target == this) {
+                return locked(new byte[][] {src, dst}, () -> {
+                    byte[] v = readLive(src);
+                    if (v == null) {
+                        return OpStatus.NOT_FOUND;
+                    }
+                    return copyInto(v, dst, replace);
+                });
             }
-            // the target gets its own copy of the blob file
-            long id = target.blobs.copyFrom(blobs, ValueHeader.blobId(v), ValueHeader.blobLength(v));
-            return ValueHeader.blob(id, ValueHeader.blobLength(v), ValueHeader.expireAt(v));
-        });
-        if (snapshot == null) {
-            return OpStatus.NOT_FOUND;
+            byte[] snapshot = locked(src, () -> {
+                byte[] v = readLive(src);
+                if (v == null || !ValueHeader.isBlob(v)) {
+                    return v;
+                }
+                // the target gets its own copy of the blob file
+                long id = target.blobs.copyFrom(blobs, ValueHeader.blobId(v), ValueHeader.blobLength(v));
+                return ValueHeader.blob(id, ValueHeader.blobLength(v), ValueHeader.expireAt(v));
+            });
+            if (snapshot == null) {
+                return OpStatus.NOT_FOUND;
+            }
+            return target.adoptCopy(snapshot, dst, replace);
+        } finally {
+            target.afterLongKey(dst, userDst);
         }
-        return target.adoptCopy(snapshot, dst, replace);
     }
 
     private OpStatus copyInto(byte[] v, byte[] dst, boolean replace) {
@@ -943,7 +1091,8 @@ public final class Keyspace implements Closeable {
     public byte[] randomKey() {
         mapLock.readLock().lock();
         try {
-            return randomKeyLocked();
+            byte[] k = randomKeyLocked();
+            return k == null ? null : userKeyOf(k);
         } finally {
             mapLock.readLock().unlock();
         }
@@ -1001,29 +1150,35 @@ public final class Keyspace implements Closeable {
      * EXPIRE family with an absolute deadline. Returns whether the TTL was set (Redis's 1 / 0).
      * A deadline not in the future deletes the key and counts as set.
      */
-    public boolean expireAt(byte[] key, long at, int cond) {
-        return locked(key, () -> {
-            byte[] v = readLive(key);
-            if (v == null) {
-                return false;
-            }
-            long cur = ValueHeader.expireAt(v);
-            boolean hasTtl = cur != ValueHeader.NO_EXPIRY;
-            if ((cond & ExpireCondition.NX) != 0 && hasTtl
-                    || (cond & ExpireCondition.XX) != 0 && !hasTtl
-                    || (cond & ExpireCondition.GT) != 0 && (!hasTtl || at <= cur)
-                    || (cond & ExpireCondition.LT) != 0 && hasTtl && at >= cur) {
-                return false;
-            }
-            if (at <= clock.nowMillis()) {
-                // every past deadline deletes, including -1 and -2, which must not be read as
-                // NO_EXPIRY or KEEP_TTL (PEXPIREAT k -1 deletes k in Redis)
-                removeStored(key, v);
-            } else {
-                applyDeadline(key, v, at);
-            }
-            return true;
-        });
+    public boolean expireAt(byte[] userKey, long at, int cond) {
+        byte[] key = KeyCodec.mapKey(userKey);
+        beforeLongKey(key, userKey);
+        try {
+            return locked(key, () -> {
+                byte[] v = readLive(key);
+                if (v == null) {
+                    return false;
+                }
+                long cur = ValueHeader.expireAt(v);
+                boolean hasTtl = cur != ValueHeader.NO_EXPIRY;
+                if ((cond & ExpireCondition.NX) != 0 && hasTtl
+                        || (cond & ExpireCondition.XX) != 0 && !hasTtl
+                        || (cond & ExpireCondition.GT) != 0 && (!hasTtl || at <= cur)
+                        || (cond & ExpireCondition.LT) != 0 && hasTtl && at >= cur) {
+                    return false;
+                }
+                if (at <= clock.nowMillis()) {
+                    // every past deadline deletes, including -1 and -2, which must not be read as
+                    // NO_EXPIRY or KEEP_TTL (PEXPIREAT k -1 deletes k in Redis)
+                    removeStored(key, v);
+                } else {
+                    applyDeadline(key, v, at);
+                }
+                return true;
+            });
+        } finally {
+            afterLongKey(key, userKey);
+        }
     }
 
     private void applyDeadline(byte[] key, byte[] stored, long at) {
@@ -1035,15 +1190,21 @@ public final class Keyspace implements Closeable {
     }
 
     /** PERSIST: whether a TTL was removed. */
-    public boolean persist(byte[] key) {
-        return locked(key, () -> {
-            byte[] v = readLive(key);
-            if (v == null || ValueHeader.expireAt(v) == ValueHeader.NO_EXPIRY) {
-                return false;
-            }
-            put(key, ValueHeader.withExpiry(v, ValueHeader.NO_EXPIRY), v);
-            return true;
-        });
+    public boolean persist(byte[] userKey) {
+        byte[] key = KeyCodec.mapKey(userKey);
+        beforeLongKey(key, userKey);
+        try {
+            return locked(key, () -> {
+                byte[] v = readLive(key);
+                if (v == null || ValueHeader.expireAt(v) == ValueHeader.NO_EXPIRY) {
+                    return false;
+                }
+                put(key, ValueHeader.withExpiry(v, ValueHeader.NO_EXPIRY), v);
+                return true;
+            });
+        } finally {
+            afterLongKey(key, userKey);
+        }
     }
 
     /** Result of {@link #deadline}: the key is absent. */
@@ -1052,15 +1213,21 @@ public final class Keyspace implements Closeable {
     public static final long NO_TTL = -1L;
 
     /** The key's absolute deadline in ms, {@link #NO_TTL} or {@link #NO_KEY}. */
-    public long deadline(byte[] key) {
-        return locked(key, () -> {
-            byte[] v = readLive(key);
-            if (v == null) {
-                return NO_KEY;
-            }
-            long at = ValueHeader.expireAt(v);
-            return at == ValueHeader.NO_EXPIRY ? NO_TTL : at;
-        });
+    public long deadline(byte[] userKey) {
+        byte[] key = KeyCodec.mapKey(userKey);
+        beforeLongKey(key, userKey);
+        try {
+            return locked(key, () -> {
+                byte[] v = readLive(key);
+                if (v == null) {
+                    return NO_KEY;
+                }
+                long at = ValueHeader.expireAt(v);
+                return at == ValueHeader.NO_EXPIRY ? NO_TTL : at;
+            });
+        } finally {
+            afterLongKey(key, userKey);
+        }
     }
 
     /** {@link #reclaimIfDue}: the key was expired and has been removed. */
@@ -1103,6 +1270,9 @@ public final class Keyspace implements Closeable {
                 q.remove(e);
                 accountRemoval(at, blobId);
                 expired.increment();
+                if (KeyCodec.isDigest(key)) {
+                    blobs.deleteKeyFile(KeyCodec.fileName(key));
+                }
                 return RECLAIMED;
             } catch (IllegalStateException | IllegalArgumentException e) {
                 throw new CapacityExhausted(e);
@@ -1111,7 +1281,8 @@ public final class Keyspace implements Closeable {
     }
 
     /** {@link #reclaimIfDue(byte[], long)} for whatever record is valid (tests and tools). */
-    public long reclaimIfDue(byte[] key) {
+    public long reclaimIfDue(byte[] userKey) {
+        byte[] key = KeyCodec.mapKey(userKey);
         byte[] v = locked(key, () -> map().get(key));
         return v == null ? NOTHING_DUE : reclaimIfDue(key, ValueHeader.wheelAt(v));
     }
@@ -1203,8 +1374,9 @@ public final class Keyspace implements Closeable {
                 try (var ctx = m.segmentContext(seg)) {
                     ctx.forEachSegmentEntry(e -> {
                         byte[] v = e.value().get();
-                        if (!ValueHeader.isExpired(v, now)) {
-                            visitor.accept(e.key().get().clone());
+                        byte[] uk = ValueHeader.isExpired(v, now) ? null : userKeyOf(e.key().get().clone());
+                        if (uk != null) {
+                            visitor.accept(uk);
                             seen[0]++;
                         }
                     });
@@ -1223,8 +1395,9 @@ public final class Keyspace implements Closeable {
         try {
             long now = clock.nowMillis();
             map().forEachEntry(e -> {
-                if (!ValueHeader.isExpired(e.value().get(), now)) {
-                    visitor.accept(e.key().get().clone());
+                byte[] uk = ValueHeader.isExpired(e.value().get(), now) ? null : userKeyOf(e.key().get().clone());
+                if (uk != null) {
+                    visitor.accept(uk);
                 }
             });
         } finally {

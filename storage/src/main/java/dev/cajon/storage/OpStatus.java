@@ -22,7 +22,5 @@ public enum OpStatus {
     /** The resulting string would exceed the 512 MiB limit. */
     TOO_LARGE,
     /** The store cannot take the write (disk or map capacity exhausted). */
-    OOM,
-    /** The key is longer than {@code Keyspace.MAX_KEY_LENGTH}. */
-    KEY_TOO_LARGE
+    OOM
 }

@@ -61,8 +61,6 @@ public final class Dispatcher {
             spec.handler().handle(c);
         } catch (CommandError e) {
             c.error(e.getMessage());
-        } catch (dev.cajon.storage.OpException e) {
-            c.error(StatusReplies.errorFor(e.status()));
         } catch (RuntimeException e) {
             log.error("command {} failed", spec.name(), e);
             c.error("ERR internal error: " + e.getClass().getSimpleName());

@@ -27,8 +27,6 @@ public final class StatusReplies {
                 return RedisErrors.OOM;
             case NOT_FOUND:
                 return RedisErrors.NO_SUCH_KEY;
-            case KEY_TOO_LARGE:
-                return RedisErrors.KEY_TOO_LARGE;
             default:
                 return null;
         }

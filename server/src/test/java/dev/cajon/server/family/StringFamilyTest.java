@@ -299,7 +299,6 @@ class StringFamilyTest extends FamilyTestBase {
     }
 
     @Test
-    @org.junit.jupiter.api.Disabled("Known limitation: Cajon stores keys of up to 64 KiB (Keyspace.MAX_KEY_LENGTH, a Chronicle Map entry limit); Redis takes keys up to 512 MiB")
     void aOneMebibyteKeyIsAccepted() {
         // Redis bounds a key only by proto-max-bulk-len (512 MiB)
         byte[] key = pattern(1 << 20, 42);

@@ -163,9 +163,65 @@ public final class BlobStore {
         return removed;
     }
 
-    /** Deletes the whole blob directory (FLUSHDB). */
+    /** Deletes every blob and key file (FLUSHDB). */
     public void deleteAll() {
         sweep(Set.of());
+        sweepKeyFiles(Set.of());
+    }
+
+    // ---- key files: the bytes of keys too long to be map keys (see KeyCodec)
+
+    /** Writes a key file unless it exists (its content never changes for a given name). */
+    public void ensureKeyFile(String name, byte[] key) {
+        Path p = dir.resolve(name);
+        if (Files.exists(p)) {
+            return;
+        }
+        try {
+            Files.createDirectories(dir);
+            Path tmp = dir.resolve(name + ".tmp");
+            Files.write(tmp, key);
+            Files.move(tmp, p, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A key file's bytes, or null when it is missing. */
+    public byte[] readKeyFile(String name) {
+        try {
+            return Files.readAllBytes(dir.resolve(name));
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public void deleteKeyFile(String name) {
+        try {
+            Files.deleteIfExists(dir.resolve(name));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Deletes every key file (name "k...") not in {@code live}, and leftover temporaries. */
+    public void sweepKeyFiles(Set<String> live) {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "k*")) {
+            for (Path p : files) {
+                String n = p.getFileName().toString();
+                if (n.endsWith(".tmp") || !live.contains(n)) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static void writeFully(FileChannel ch, ByteBuffer bb, long pos) throws IOException {
