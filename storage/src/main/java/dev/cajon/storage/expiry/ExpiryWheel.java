@@ -267,6 +267,7 @@ public final class ExpiryWheel implements ExpiryListener {
     /** Reclaims the keys of one fired slot; re-files those that were renewed. */
     private int reclaim(byte[] b, int f, long now) {
         int n = 0;
+        long worstLag = 0;
         for (int p = 0; p < f; ) {
             int ksId = getInt(b, p);
             long at = getLong(b, p + 4);
@@ -282,9 +283,7 @@ public final class ExpiryWheel implements ExpiryListener {
             long r = ks.reclaimIfDue(key, at);
             if (r == Keyspace.RECLAIMED) {
                 n++;
-                reclaimed.incrementAndGet();
-                long lag = now - at;
-                lagMax.accumulateAndGet(lag, Math::max);
+                worstLag = Math.max(worstLag, now - at);
             } else if (r > 0) {
                 lock.lock();
                 try {
@@ -294,6 +293,10 @@ public final class ExpiryWheel implements ExpiryListener {
                 }
             }
         }
+        // published once per slot: several reapers would otherwise contend on these per key
+        reclaimed.addAndGet(n);
+        long lag = worstLag;
+        lagMax.accumulateAndGet(lag, Math::max);
         return n;
     }
 
