@@ -197,6 +197,15 @@ public final class Keyspace implements Closeable {
     }
 
     private <T> T locked(byte[] key, Supplier<T> op) {
+        return locked(key, key, op);
+    }
+
+    /**
+     * Runs {@code op} under the stripe lock of {@code key} (a stored key), growing the map and
+     * retrying if it ran out of room. {@code userKey} is the client's key: when it differs (a
+     * digest key, see {@link KeyCodec}), its key file is brought in line before the lock is let go.
+     */
+    private <T> T locked(byte[] key, byte[] userKey, Supplier<T> op) {
         for (int attempt = 0; ; attempt++) {
             ReentrantLock l = stripes[stripeOf(key)];
             l.lock();
@@ -207,6 +216,7 @@ public final class Keyspace implements Closeable {
                     throw new IllegalStateException("keyspace " + name + " cannot grow", e.getCause());
                 }
             } finally {
+                syncKeyFile(key, userKey);
                 l.unlock();
                 growIfNeeded();
             }
@@ -215,6 +225,11 @@ public final class Keyspace implements Closeable {
     }
 
     private <T> T locked(byte[][] keyList, Supplier<T> op) {
+        return locked(keyList, keyList, op);
+    }
+
+    /** {@link #locked(byte[], byte[], Supplier)} for several keys, locked in stripe order. */
+    private <T> T locked(byte[][] keyList, byte[][] userKeys, Supplier<T> op) {
         int[] idx = new int[keyList.length];
         for (int i = 0; i < keyList.length; i++) {
             idx[i] = stripeOf(keyList[i]);
@@ -235,6 +250,11 @@ public final class Keyspace implements Closeable {
                     throw new IllegalStateException("keyspace " + name + " cannot grow", e.getCause());
                 }
             } finally {
+                if (taken == idx.length) {
+                    for (int i = 0; i < keyList.length; i++) {
+                        syncKeyFile(keyList[i], userKeys[i]);
+                    }
+                }
                 for (int i = taken - 1; i >= 0; i--) {
                     if (i == 0 || idx[i] != idx[i - 1]) {
                         stripes[idx[i]].unlock();
@@ -461,29 +481,19 @@ public final class Keyspace implements Closeable {
     // ------------------------------------------------------------------ keys too long for the map
 
     /**
-     * For a digest key (see {@link KeyCodec}), makes sure the file holding the client's key exists
-     * before an operation that may create the key, so that SCAN can always name it.
+     * For a digest key (see {@link KeyCodec}): the file holding the client's key exists exactly
+     * while the key does. Called with the key's stripe lock held, after every operation on it.
      */
-    void beforeLongKey(byte[] key, byte[] userKey) {
-        if (key != userKey && KeyCodec.isDigest(key)) {
-            blobs.ensureKeyFile(KeyCodec.fileName(key), userKey);
-        }
-    }
-
-    /** After an operation on a digest key: its key file exists exactly while the key does. */
-    void afterLongKey(byte[] key, byte[] userKey) {
+    private void syncKeyFile(byte[] key, byte[] userKey) {
         if (key == userKey || !KeyCodec.isDigest(key)) {
             return;
         }
-        locked(key, () -> {
-            String name = KeyCodec.fileName(key);
-            if (map().containsKey(key)) {
-                blobs.ensureKeyFile(name, userKey);
-            } else {
-                blobs.deleteKeyFile(name);
-            }
-            return null;
-        });
+        String name = KeyCodec.fileName(key);
+        if (map().containsKey(key)) {
+            blobs.ensureKeyFile(name, userKey);
+        } else {
+            blobs.deleteKeyFile(name);
+        }
     }
 
     private static byte[][] mapKeys(byte[][] userKv) {
@@ -492,12 +502,6 @@ public final class Keyspace implements Closeable {
             kv[i] = KeyCodec.mapKey(kv[i]);
         }
         return kv;
-    }
-
-    private void afterLongKeys(byte[][] kv, byte[][] userKv) {
-        for (int i = 0; i < kv.length; i += 2) {
-            afterLongKey(kv[i], userKv[i]);
-        }
     }
 
     /** The client's key for a stored key, or null if a digest key's file is missing. */
@@ -513,29 +517,24 @@ public final class Keyspace implements Closeable {
     /** GET: the value, or null when the key is absent. */
     public StringValue get(byte[] userKey) {
         byte[] key = KeyCodec.mapKey(userKey);
-        beforeLongKey(key, userKey);
-        try {
-            return locked(key, () -> {
-                byte[] v = readLive(key);
-                return v == null ? null : view(v);
-            });
-        } finally {
-            afterLongKey(key, userKey);
-        }
+        return locked(key, userKey, () -> {
+            byte[] v = readLive(key);
+            return v == null ? null : view(v);
+        });
     }
 
     /** STRLEN: 0 when absent. */
     public long strlen(byte[] userKey) {
+        return Math.max(0, strlenOrAbsent(userKey));
+    }
+
+    /** The string's length, or -1 when the key is absent (STRLEN counts a keyspace miss then). */
+    public long strlenOrAbsent(byte[] userKey) {
         byte[] key = KeyCodec.mapKey(userKey);
-        beforeLongKey(key, userKey);
-        try {
-            return locked(key, () -> {
-                byte[] v = readLive(key);
-                return v == null ? 0L : ValueHeader.stringLength(v);
-            });
-        } finally {
-            afterLongKey(key, userKey);
-        }
+        return locked(key, userKey, () -> {
+            byte[] v = readLive(key);
+            return v == null ? -1L : ValueHeader.stringLength(v);
+        });
     }
 
     /** Deadline meaning "keep the key's current TTL" (SET ... KEEPTTL). */
@@ -550,35 +549,30 @@ public final class Keyspace implements Closeable {
      */
     public SetResult set(byte[] userKey, byte[] value, SetCondition cond, long expireAt, boolean wantOld) {
         byte[] key = KeyCodec.mapKey(userKey);
-        beforeLongKey(key, userKey);
-        try {
-            if (!wantOld && value.length <= BLOB_THRESHOLD
-                    && (expireAt == ValueHeader.NO_EXPIRY || expireAt == KEEP_TTL || expireAt > clock.nowMillis())) {
-                return locked(key, () -> setInPlace(key, value, cond, expireAt));
-            }
-            return locked(key, () -> {
-                byte[] old = readLive(key);
-                if (cond == SetCondition.IF_ABSENT && old != null
-                        || cond == SetCondition.IF_PRESENT && old == null) {
-                    return wantOld && old != null ? new SetResult(OpStatus.NOT_APPLIED, view(old))
-                            : SetResult.NOT_APPLIED;
-                }
-                StringValue prev = wantOld && old != null ? view(old) : null;
-                long at = expireAt == KEEP_TTL ? (old == null ? ValueHeader.NO_EXPIRY : ValueHeader.expireAt(old)) : expireAt;
-                // a deadline this write gives that is not in the future deletes the key (Redis's
-                // checkAlreadyExpired); a deadline KEEPTTL carries over is still live at now
-                if (expireAt != KEEP_TTL && at != ValueHeader.NO_EXPIRY && at <= clock.nowMillis()) {
-                    if (old != null) {
-                        removeStored(key, old);
-                    }
-                } else {
-                    putEncoded(key, encode(value, 0, value.length, at), old);
-                }
-                return prev == null ? SetResult.OK : new SetResult(OpStatus.OK, prev);
-            });
-        } finally {
-            afterLongKey(key, userKey);
+        if (!wantOld && value.length <= BLOB_THRESHOLD
+                && (expireAt == ValueHeader.NO_EXPIRY || expireAt == KEEP_TTL || expireAt > clock.nowMillis())) {
+            return locked(key, userKey, () -> setInPlace(key, value, cond, expireAt));
         }
+        return locked(key, userKey, () -> {
+            byte[] old = readLive(key);
+            if (cond == SetCondition.IF_ABSENT && old != null
+                    || cond == SetCondition.IF_PRESENT && old == null) {
+                return wantOld && old != null ? new SetResult(OpStatus.NOT_APPLIED, view(old))
+                        : SetResult.NOT_APPLIED;
+            }
+            StringValue prev = wantOld && old != null ? view(old) : null;
+            long at = expireAt == KEEP_TTL ? (old == null ? ValueHeader.NO_EXPIRY : ValueHeader.expireAt(old)) : expireAt;
+            // a deadline this write gives that is not in the future deletes the key (Redis's
+            // checkAlreadyExpired); a deadline KEEPTTL carries over is still live at now
+            if (expireAt != KEEP_TTL && at != ValueHeader.NO_EXPIRY && at <= clock.nowMillis()) {
+                if (old != null) {
+                    removeStored(key, old);
+                }
+            } else {
+                putEncoded(key, encode(value, 0, value.length, at), old);
+            }
+            return prev == null ? SetResult.OK : new SetResult(OpStatus.OK, prev);
+        });
     }
 
     /**
@@ -641,50 +635,36 @@ public final class Keyspace implements Closeable {
     /** MSET: sets every pair atomically. {@code kv} alternates key, value. */
     public void mset(byte[][] userKv) {
         byte[][] kv = mapKeys(userKv);
-        for (int i = 0; i < kv.length; i += 2) {
-            beforeLongKey(kv[i], userKv[i]);
-        }
-        try {
-            byte[][] ks = keysOf(kv);
-            locked(ks, () -> {
-                for (int i = 0; i < kv.length; i += 2) {
-                    if (kv[i + 1].length <= BLOB_THRESHOLD) {
-                        setInPlace(kv[i], kv[i + 1], SetCondition.ALWAYS, ValueHeader.NO_EXPIRY);
-                    } else {
-                        byte[] old = readLive(kv[i]);
-                        putEncoded(kv[i], encode(kv[i + 1], 0, kv[i + 1].length, ValueHeader.NO_EXPIRY), old);
-                    }
+        byte[][] ks = keysOf(kv);
+        locked(ks, keysOf(userKv), () -> {
+            for (int i = 0; i < kv.length; i += 2) {
+                if (kv[i + 1].length <= BLOB_THRESHOLD) {
+                    setInPlace(kv[i], kv[i + 1], SetCondition.ALWAYS, ValueHeader.NO_EXPIRY);
+                } else {
+                    byte[] old = readLive(kv[i]);
+                    putEncoded(kv[i], encode(kv[i + 1], 0, kv[i + 1].length, ValueHeader.NO_EXPIRY), old);
                 }
-                return null;
-            });
-        } finally {
-            afterLongKeys(kv, userKv);
-        }
+            }
+            return null;
+        });
     }
 
     /** MSETNX: sets every pair only if none of the keys exists. Returns whether it did. */
     public boolean msetnx(byte[][] userKv) {
         byte[][] kv = mapKeys(userKv);
-        for (int i = 0; i < kv.length; i += 2) {
-            beforeLongKey(kv[i], userKv[i]);
-        }
-        try {
-            byte[][] ks = keysOf(kv);
-            return locked(ks, () -> {
-                for (byte[] k : ks) {
-                    if (readLive(k) != null) {
-                        return false;
-                    }
+        byte[][] ks = keysOf(kv);
+        return locked(ks, keysOf(userKv), () -> {
+            for (byte[] k : ks) {
+                if (readLive(k) != null) {
+                    return false;
                 }
-                for (int i = 0; i < kv.length; i += 2) {
-                    byte[] old = readLive(kv[i]); // an earlier pair may have set the same key
-                    putEncoded(kv[i], encode(kv[i + 1], 0, kv[i + 1].length, ValueHeader.NO_EXPIRY), old);
-                }
-                return true;
-            });
-        } finally {
-            afterLongKeys(kv, userKv);
-        }
+            }
+            for (int i = 0; i < kv.length; i += 2) {
+                byte[] old = readLive(kv[i]); // an earlier pair may have set the same key
+                putEncoded(kv[i], encode(kv[i + 1], 0, kv[i + 1].length, ValueHeader.NO_EXPIRY), old);
+            }
+            return true;
+        });
     }
 
     private static byte[][] keysOf(byte[][] kv) {
@@ -698,20 +678,15 @@ public final class Keyspace implements Closeable {
     /** GETDEL: the value (or null) and the key is gone. */
     public StringValue getDel(byte[] userKey) {
         byte[] key = KeyCodec.mapKey(userKey);
-        beforeLongKey(key, userKey);
-        try {
-            return locked(key, () -> {
-                byte[] v = readLive(key);
-                if (v == null) {
-                    return null;
-                }
-                StringValue out = view(v);
-                removeStored(key, v);
-                return out;
-            });
-        } finally {
-            afterLongKey(key, userKey);
-        }
+        return locked(key, userKey, () -> {
+            byte[] v = readLive(key);
+            if (v == null) {
+                return null;
+            }
+            StringValue out = view(v);
+            removeStored(key, v);
+            return out;
+        });
     }
 
     /**
@@ -720,104 +695,89 @@ public final class Keyspace implements Closeable {
      */
     public StringValue getEx(byte[] userKey, long expireAt) {
         byte[] key = KeyCodec.mapKey(userKey);
-        beforeLongKey(key, userKey);
-        try {
-            return locked(key, () -> {
-                byte[] v = readLive(key);
-                if (v == null) {
-                    return null;
-                }
-                StringValue out = view(v);
-                if (expireAt != KEEP_TTL) {
-                    applyDeadline(key, v, expireAt);
-                }
-                return out;
-            });
-        } finally {
-            afterLongKey(key, userKey);
-        }
+        return locked(key, userKey, () -> {
+            byte[] v = readLive(key);
+            if (v == null) {
+                return null;
+            }
+            StringValue out = view(v);
+            if (expireAt != KEEP_TTL) {
+                applyDeadline(key, v, expireAt);
+            }
+            return out;
+        });
     }
 
     /** APPEND: the new length, or TOO_LARGE. */
     public LengthResult append(byte[] userKey, byte[] value) {
         byte[] key = KeyCodec.mapKey(userKey);
-        beforeLongKey(key, userKey);
-        try {
-            return locked(key, () -> {
-                byte[] old = readLive(key);
-                if (old == null) {
-                    putEncoded(key, encode(value, 0, value.length, ValueHeader.NO_EXPIRY), null);
-                    return new LengthResult(OpStatus.OK, value.length);
-                }
-                long oldLen = ValueHeader.stringLength(old);
-                long newLen = oldLen + value.length;
-                if (newLen > MAX_STRING_LENGTH) {
-                    return new LengthResult(OpStatus.TOO_LARGE, 0);
-                }
-                long at = ValueHeader.expireAt(old);
-                if (ValueHeader.isBlob(old)) {
-                    // write past the published end first, then publish the new length
-                    long id = ValueHeader.blobId(old);
-                    blobs.writeAt(id, oldLen, value, 0, value.length);
-                    put(key, ValueHeader.blob(id, newLen, at), old);
-                } else {
-                    byte[] joined = Arrays.copyOfRange(old, ValueHeader.payloadOffset(old),
-                            ValueHeader.payloadOffset(old) + (int) newLen);
-                    System.arraycopy(value, 0, joined, (int) oldLen, value.length);
-                    putEncoded(key, encode(joined, 0, joined.length, at), old);
-                }
-                return new LengthResult(OpStatus.OK, newLen);
-            });
-        } finally {
-            afterLongKey(key, userKey);
-        }
+        return locked(key, userKey, () -> {
+            byte[] old = readLive(key);
+            if (old == null) {
+                putEncoded(key, encode(value, 0, value.length, ValueHeader.NO_EXPIRY), null);
+                return new LengthResult(OpStatus.OK, value.length);
+            }
+            long oldLen = ValueHeader.stringLength(old);
+            long newLen = oldLen + value.length;
+            if (newLen > MAX_STRING_LENGTH) {
+                return new LengthResult(OpStatus.TOO_LARGE, 0);
+            }
+            long at = ValueHeader.expireAt(old);
+            if (ValueHeader.isBlob(old)) {
+                // write past the published end first, then publish the new length
+                long id = ValueHeader.blobId(old);
+                blobs.writeAt(id, oldLen, value, 0, value.length);
+                put(key, ValueHeader.blob(id, newLen, at), old);
+            } else {
+                byte[] joined = Arrays.copyOfRange(old, ValueHeader.payloadOffset(old),
+                        ValueHeader.payloadOffset(old) + (int) newLen);
+                System.arraycopy(value, 0, joined, (int) oldLen, value.length);
+                putEncoded(key, encode(joined, 0, joined.length, at), old);
+            }
+            return new LengthResult(OpStatus.OK, newLen);
+        });
     }
 
     /** SETRANGE: the new length, or TOO_LARGE. {@code offset} is non-negative. */
     public LengthResult setRange(byte[] userKey, long offset, byte[] value) {
         byte[] key = KeyCodec.mapKey(userKey);
-        beforeLongKey(key, userKey);
-        try {
-            return locked(key, () -> {
-                byte[] old = readLive(key);
-                long oldLen = old == null ? 0 : ValueHeader.stringLength(old);
-                if (value.length == 0) {
-                    return new LengthResult(OpStatus.OK, oldLen);
-                }
-                // offset can be up to Long.MAX_VALUE: compare without overflowing offset + length
-                if (offset > MAX_STRING_LENGTH - value.length) {
-                    return new LengthResult(OpStatus.TOO_LARGE, 0);
-                }
-                long newLen = Math.max(oldLen, offset + value.length);
-                long at = old == null ? ValueHeader.NO_EXPIRY : ValueHeader.expireAt(old);
-                if (newLen > BLOB_THRESHOLD) {
-                    // copy-on-write: bytes inside a published blob are never overwritten
-                    long id;
-                    if (old != null && ValueHeader.isBlob(old)) {
-                        id = blobs.copyFrom(blobs, ValueHeader.blobId(old), oldLen);
-                    } else {
-                        byte[] cur = old == null ? new byte[0] : bytesOf(old);
-                        id = blobs.create(cur, 0, cur.length);
-                    }
-                    if (offset > oldLen) {
-                        // zero padding: a sparse write past the end reads back as zeros
-                        blobs.writeAt(id, newLen - 1, new byte[1], 0, 1);
-                    }
-                    blobs.writeAt(id, offset, value, 0, value.length);
-                    putEncoded(key, ValueHeader.blob(id, newLen, at), old);
+        return locked(key, userKey, () -> {
+            byte[] old = readLive(key);
+            long oldLen = old == null ? 0 : ValueHeader.stringLength(old);
+            if (value.length == 0) {
+                return new LengthResult(OpStatus.OK, oldLen);
+            }
+            // offset can be up to Long.MAX_VALUE: compare without overflowing offset + length
+            if (offset > MAX_STRING_LENGTH - value.length) {
+                return new LengthResult(OpStatus.TOO_LARGE, 0);
+            }
+            long newLen = Math.max(oldLen, offset + value.length);
+            long at = old == null ? ValueHeader.NO_EXPIRY : ValueHeader.expireAt(old);
+            if (newLen > BLOB_THRESHOLD) {
+                // copy-on-write: bytes inside a published blob are never overwritten
+                long id;
+                if (old != null && ValueHeader.isBlob(old)) {
+                    id = blobs.copyFrom(blobs, ValueHeader.blobId(old), oldLen);
                 } else {
-                    byte[] buf = new byte[(int) newLen];
-                    if (old != null) {
-                        System.arraycopy(old, ValueHeader.payloadOffset(old), buf, 0, (int) oldLen);
-                    }
-                    System.arraycopy(value, 0, buf, (int) offset, value.length);
-                    putEncoded(key, ValueHeader.raw(buf, at), old);
+                    byte[] cur = old == null ? new byte[0] : bytesOf(old);
+                    id = blobs.create(cur, 0, cur.length);
                 }
-                return new LengthResult(OpStatus.OK, newLen);
-            });
-        } finally {
-            afterLongKey(key, userKey);
-        }
+                if (offset > oldLen) {
+                    // zero padding: a sparse write past the end reads back as zeros
+                    blobs.writeAt(id, newLen - 1, new byte[1], 0, 1);
+                }
+                blobs.writeAt(id, offset, value, 0, value.length);
+                putEncoded(key, ValueHeader.blob(id, newLen, at), old);
+            } else {
+                byte[] buf = new byte[(int) newLen];
+                if (old != null) {
+                    System.arraycopy(old, ValueHeader.payloadOffset(old), buf, 0, (int) oldLen);
+                }
+                System.arraycopy(value, 0, buf, (int) offset, value.length);
+                putEncoded(key, ValueHeader.raw(buf, at), old);
+            }
+            return new LengthResult(OpStatus.OK, newLen);
+        });
     }
 
     // ------------------------------------------------------------------ counters
@@ -825,12 +785,7 @@ public final class Keyspace implements Closeable {
     /** INCRBY / DECRBY / INCR / DECR. Keeps the key's TTL. */
     public CounterResult incrBy(byte[] userKey, long delta) {
         byte[] key = KeyCodec.mapKey(userKey);
-        beforeLongKey(key, userKey);
-        try {
-            return locked(key, () -> incrInPlace(key, delta));
-        } finally {
-            afterLongKey(key, userKey);
-        }
+        return locked(key, userKey, () -> incrInPlace(key, delta));
     }
 
     /**
@@ -901,37 +856,32 @@ public final class Keyspace implements Closeable {
     /** INCRBYFLOAT with Redis's long double arithmetic. Keeps the key's TTL. */
     public BytesResult incrByFloat(byte[] userKey, BigDecimal incr) {
         byte[] key = KeyCodec.mapKey(userKey);
-        beforeLongKey(key, userKey);
-        try {
-            return locked(key, () -> {
-                byte[] old = readLive(key);
-                BigDecimal cur = BigDecimal.ZERO;
-                long at = ValueHeader.NO_EXPIRY;
-                if (old != null) {
-                    if (ValueHeader.isBlob(old)) {
-                        return new BytesResult(OpStatus.NOT_FLOAT, null);
-                    }
-                    int off = ValueHeader.payloadOffset(old);
-                    cur = Numbers.parseLongDouble(old, off, old.length - off);
-                    if (cur == null) {
-                        return new BytesResult(OpStatus.NOT_FLOAT, null);
-                    }
-                    at = ValueHeader.expireAt(old);
+        return locked(key, userKey, () -> {
+            byte[] old = readLive(key);
+            BigDecimal cur = BigDecimal.ZERO;
+            long at = ValueHeader.NO_EXPIRY;
+            if (old != null) {
+                if (ValueHeader.isBlob(old)) {
+                    return new BytesResult(OpStatus.NOT_FLOAT, null);
                 }
-                if (Numbers.isInfinite(cur) || Numbers.isInfinite(incr)) {
-                    return new BytesResult(OpStatus.NAN_OR_INFINITY, null);
+                int off = ValueHeader.payloadOffset(old);
+                cur = Numbers.parseLongDouble(old, off, old.length - off);
+                if (cur == null) {
+                    return new BytesResult(OpStatus.NOT_FLOAT, null);
                 }
-                BigDecimal sum = Numbers.roundToLongDouble(cur.add(incr));
-                if (sum == null) {
-                    return new BytesResult(OpStatus.NAN_OR_INFINITY, null);
-                }
-                byte[] out = Numbers.formatLongDouble(sum);
-                put(key, ValueHeader.raw(out, at), old);
-                return new BytesResult(OpStatus.OK, out);
-            });
-        } finally {
-            afterLongKey(key, userKey);
-        }
+                at = ValueHeader.expireAt(old);
+            }
+            if (Numbers.isInfinite(cur) || Numbers.isInfinite(incr)) {
+                return new BytesResult(OpStatus.NAN_OR_INFINITY, null);
+            }
+            BigDecimal sum = Numbers.roundToLongDouble(cur.add(incr));
+            if (sum == null) {
+                return new BytesResult(OpStatus.NAN_OR_INFINITY, null);
+            }
+            byte[] out = Numbers.formatLongDouble(sum);
+            put(key, ValueHeader.raw(out, at), old);
+            return new BytesResult(OpStatus.OK, out);
+        });
     }
 
     // ------------------------------------------------------------------ keys
@@ -939,44 +889,29 @@ public final class Keyspace implements Closeable {
     /** DEL / UNLINK of one key: whether it existed. */
     public boolean del(byte[] userKey) {
         byte[] key = KeyCodec.mapKey(userKey);
-        beforeLongKey(key, userKey);
-        try {
-            return locked(key, () -> {
-                byte[] v = readLive(key);
-                if (v == null) {
-                    return false;
-                }
-                removeStored(key, v);
-                return true;
-            });
-        } finally {
-            afterLongKey(key, userKey);
-        }
+        return locked(key, userKey, () -> {
+            byte[] v = readLive(key);
+            if (v == null) {
+                return false;
+            }
+            removeStored(key, v);
+            return true;
+        });
     }
 
     /** EXISTS / TOUCH of one key. */
     public boolean exists(byte[] userKey) {
         byte[] key = KeyCodec.mapKey(userKey);
-        beforeLongKey(key, userKey);
-        try {
-            return locked(key, () -> readLive(key) != null);
-        } finally {
-            afterLongKey(key, userKey);
-        }
+        return locked(key, userKey, () -> readLive(key) != null);
     }
 
     /** TYPE: "string", or "none" when absent. */
     public String type(byte[] userKey) {
         byte[] key = KeyCodec.mapKey(userKey);
-        beforeLongKey(key, userKey);
-        try {
-            return locked(key, () -> {
-                byte[] v = readLive(key);
-                return v == null ? "none" : "string";
-            });
-        } finally {
-            afterLongKey(key, userKey);
-        }
+        return locked(key, userKey, () -> {
+            byte[] v = readLive(key);
+            return v == null ? "none" : "string";
+        });
     }
 
     /**
@@ -986,32 +921,26 @@ public final class Keyspace implements Closeable {
     public OpStatus rename(byte[] userSrc, byte[] userDst, boolean nx) {
         byte[] src = KeyCodec.mapKey(userSrc);
         byte[] dst = KeyCodec.mapKey(userDst);
-        beforeLongKey(dst, userDst);
-        try {
-            return locked(new byte[][] {src, dst}, () -> {
-                byte[] v = readLive(src);
-                if (v == null) {
-                    return OpStatus.NOT_FOUND;
-                }
-                if (Arrays.equals(src, dst)) {
-                    return nx ? OpStatus.NOT_APPLIED : OpStatus.OK;
-                }
-                byte[] old = readLive(dst);
-                if (nx && old != null) {
-                    return OpStatus.NOT_APPLIED;
-                }
-                put(dst, v, old);
-                map().remove(src);
-                accountRemoval(ValueHeader.expireAt(v), ValueHeader.NO_BLOB); // the blob moved with the key
-                if (old != null && ValueHeader.isBlob(old)) {
-                    blobs.delete(ValueHeader.blobId(old));
-                }
-                return OpStatus.OK;
-            });
-        } finally {
-            afterLongKey(src, userSrc);
-            afterLongKey(dst, userDst);
-        }
+        return locked(new byte[][] {src, dst}, new byte[][] {userSrc, userDst}, () -> {
+            byte[] v = readLive(src);
+            if (v == null) {
+                return OpStatus.NOT_FOUND;
+            }
+            if (Arrays.equals(src, dst)) {
+                return nx ? OpStatus.NOT_APPLIED : OpStatus.OK;
+            }
+            byte[] old = readLive(dst);
+            if (nx && old != null) {
+                return OpStatus.NOT_APPLIED;
+            }
+            put(dst, v, old);
+            map().remove(src);
+            accountRemoval(ValueHeader.expireAt(v), ValueHeader.NO_BLOB); // the blob moved with the key
+            if (old != null && ValueHeader.isBlob(old)) {
+                blobs.delete(ValueHeader.blobId(old));
+            }
+            return OpStatus.OK;
+        });
     }
 
     /**
@@ -1021,33 +950,28 @@ public final class Keyspace implements Closeable {
     public OpStatus copy(byte[] userSrc, Keyspace target, byte[] userDst, boolean replace) {
         byte[] src = KeyCodec.mapKey(userSrc);
         byte[] dst = KeyCodec.mapKey(userDst);
-        target.beforeLongKey(dst, userDst);
-        try {
-            if (target == this) {
-                return locked(new byte[][] {src, dst}, () -> {
-                    byte[] v = readLive(src);
-                    if (v == null) {
-                        return OpStatus.NOT_FOUND;
-                    }
-                    return copyInto(v, dst, replace);
-                });
-            }
-            byte[] snapshot = locked(src, () -> {
+        if (target == this) {
+            return locked(new byte[][] {src, dst}, new byte[][] {userSrc, userDst}, () -> {
                 byte[] v = readLive(src);
-                if (v == null || !ValueHeader.isBlob(v)) {
-                    return v;
+                if (v == null) {
+                    return OpStatus.NOT_FOUND;
                 }
-                // the target gets its own copy of the blob file
-                long id = target.blobs.copyFrom(blobs, ValueHeader.blobId(v), ValueHeader.blobLength(v));
-                return ValueHeader.blob(id, ValueHeader.blobLength(v), ValueHeader.expireAt(v));
+                return copyInto(v, dst, replace);
             });
-            if (snapshot == null) {
-                return OpStatus.NOT_FOUND;
-            }
-            return target.adoptCopy(snapshot, dst, replace);
-        } finally {
-            target.afterLongKey(dst, userDst);
         }
+        byte[] snapshot = locked(src, () -> {
+            byte[] v = readLive(src);
+            if (v == null || !ValueHeader.isBlob(v)) {
+                return v;
+            }
+            // the target gets its own copy of the blob file
+            long id = target.blobs.copyFrom(blobs, ValueHeader.blobId(v), ValueHeader.blobLength(v));
+            return ValueHeader.blob(id, ValueHeader.blobLength(v), ValueHeader.expireAt(v));
+        });
+        if (snapshot == null) {
+            return OpStatus.NOT_FOUND;
+        }
+        return target.adoptCopy(snapshot, dst, userDst, replace);
     }
 
     private OpStatus copyInto(byte[] v, byte[] dst, boolean replace) {
@@ -1065,9 +989,9 @@ public final class Keyspace implements Closeable {
     }
 
     /** Receives a value copied from another keyspace; a blob payload is already in our store. */
-    private OpStatus adoptCopy(byte[] stored, byte[] dst, boolean replace) {
+    private OpStatus adoptCopy(byte[] stored, byte[] dst, byte[] userDst, boolean replace) {
         byte[] fin = stored;
-        OpStatus st = locked(dst, () -> {
+        OpStatus st = locked(dst, userDst, () -> {
             byte[] old = readLive(dst);
             if (old != null && !replace) {
                 return OpStatus.NOT_APPLIED;
@@ -1152,33 +1076,28 @@ public final class Keyspace implements Closeable {
      */
     public boolean expireAt(byte[] userKey, long at, int cond) {
         byte[] key = KeyCodec.mapKey(userKey);
-        beforeLongKey(key, userKey);
-        try {
-            return locked(key, () -> {
-                byte[] v = readLive(key);
-                if (v == null) {
-                    return false;
-                }
-                long cur = ValueHeader.expireAt(v);
-                boolean hasTtl = cur != ValueHeader.NO_EXPIRY;
-                if ((cond & ExpireCondition.NX) != 0 && hasTtl
-                        || (cond & ExpireCondition.XX) != 0 && !hasTtl
-                        || (cond & ExpireCondition.GT) != 0 && (!hasTtl || at <= cur)
-                        || (cond & ExpireCondition.LT) != 0 && hasTtl && at >= cur) {
-                    return false;
-                }
-                if (at <= clock.nowMillis()) {
-                    // every past deadline deletes, including -1 and -2, which must not be read as
-                    // NO_EXPIRY or KEEP_TTL (PEXPIREAT k -1 deletes k in Redis)
-                    removeStored(key, v);
-                } else {
-                    applyDeadline(key, v, at);
-                }
-                return true;
-            });
-        } finally {
-            afterLongKey(key, userKey);
-        }
+        return locked(key, userKey, () -> {
+            byte[] v = readLive(key);
+            if (v == null) {
+                return false;
+            }
+            long cur = ValueHeader.expireAt(v);
+            boolean hasTtl = cur != ValueHeader.NO_EXPIRY;
+            if ((cond & ExpireCondition.NX) != 0 && hasTtl
+                    || (cond & ExpireCondition.XX) != 0 && !hasTtl
+                    || (cond & ExpireCondition.GT) != 0 && (!hasTtl || at <= cur)
+                    || (cond & ExpireCondition.LT) != 0 && hasTtl && at >= cur) {
+                return false;
+            }
+            if (at <= clock.nowMillis()) {
+                // every past deadline deletes, including -1 and -2, which must not be read as
+                // NO_EXPIRY or KEEP_TTL (PEXPIREAT k -1 deletes k in Redis)
+                removeStored(key, v);
+            } else {
+                applyDeadline(key, v, at);
+            }
+            return true;
+        });
     }
 
     private void applyDeadline(byte[] key, byte[] stored, long at) {
@@ -1192,19 +1111,14 @@ public final class Keyspace implements Closeable {
     /** PERSIST: whether a TTL was removed. */
     public boolean persist(byte[] userKey) {
         byte[] key = KeyCodec.mapKey(userKey);
-        beforeLongKey(key, userKey);
-        try {
-            return locked(key, () -> {
-                byte[] v = readLive(key);
-                if (v == null || ValueHeader.expireAt(v) == ValueHeader.NO_EXPIRY) {
-                    return false;
-                }
-                put(key, ValueHeader.withExpiry(v, ValueHeader.NO_EXPIRY), v);
-                return true;
-            });
-        } finally {
-            afterLongKey(key, userKey);
-        }
+        return locked(key, userKey, () -> {
+            byte[] v = readLive(key);
+            if (v == null || ValueHeader.expireAt(v) == ValueHeader.NO_EXPIRY) {
+                return false;
+            }
+            put(key, ValueHeader.withExpiry(v, ValueHeader.NO_EXPIRY), v);
+            return true;
+        });
     }
 
     /** Result of {@link #deadline}: the key is absent. */
@@ -1215,19 +1129,14 @@ public final class Keyspace implements Closeable {
     /** The key's absolute deadline in ms, {@link #NO_TTL} or {@link #NO_KEY}. */
     public long deadline(byte[] userKey) {
         byte[] key = KeyCodec.mapKey(userKey);
-        beforeLongKey(key, userKey);
-        try {
-            return locked(key, () -> {
-                byte[] v = readLive(key);
-                if (v == null) {
-                    return NO_KEY;
-                }
-                long at = ValueHeader.expireAt(v);
-                return at == ValueHeader.NO_EXPIRY ? NO_TTL : at;
-            });
-        } finally {
-            afterLongKey(key, userKey);
-        }
+        return locked(key, userKey, () -> {
+            byte[] v = readLive(key);
+            if (v == null) {
+                return NO_KEY;
+            }
+            long at = ValueHeader.expireAt(v);
+            return at == ValueHeader.NO_EXPIRY ? NO_TTL : at;
+        });
     }
 
     /** {@link #reclaimIfDue}: the key was expired and has been removed. */

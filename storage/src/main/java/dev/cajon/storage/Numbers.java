@@ -74,7 +74,35 @@ public final class Numbers {
 
     /** Decimal ASCII bytes of {@code v}, as Redis prints integers. */
     public static byte[] toBytes(long v) {
-        return Long.toString(v).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] out = new byte[decimalLength(v)];
+        writeDecimal(v, out, 0);
+        return out;
+    }
+
+    /** How many bytes the decimal form of {@code v} takes. */
+    public static int decimalLength(long v) {
+        if (v == Long.MIN_VALUE) {
+            return 20;
+        }
+        int n = v < 0 ? 2 : 1;
+        for (long x = Math.abs(v); x >= 10; x /= 10) {
+            n++;
+        }
+        return n;
+    }
+
+    /** Writes the decimal form of {@code v} at {@code out[off]} ({@link #decimalLength} bytes). */
+    public static void writeDecimal(long v, byte[] out, int off) {
+        int p = off + decimalLength(v);
+        // work on the negative value so Long.MIN_VALUE needs no special case
+        long x = v < 0 ? v : -v;
+        do {
+            out[--p] = (byte) ('0' - x % 10);
+            x /= 10;
+        } while (x != 0);
+        if (v < 0) {
+            out[off] = '-';
+        }
     }
 
     /** {@link #parseLongDouble} result for "inf"/"infinity" (any case, optional sign). */

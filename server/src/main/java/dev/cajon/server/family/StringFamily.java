@@ -210,10 +210,9 @@ public final class StringFamily {
     }
 
     static void strlen(Ctx c) {
-        Keyspace ks = c.keyspace();
-        boolean hit = ks.exists(c.arg(1));
-        c.lookedUp(hit);
-        c.integer(hit ? ks.strlen(c.arg(1)) : 0);
+        long len = c.keyspace().strlenOrAbsent(c.arg(1));
+        c.lookedUp(len >= 0);
+        c.integer(Math.max(0, len));
     }
 
     /** GETRANGE and SUBSTR, with Redis's index clamping (a missing key is an empty string). */

@@ -98,35 +98,10 @@ public final class ValueHeader {
     /** Encodes the decimal form of {@code v} (a counter) without an intermediate array. */
     public static byte[] rawLong(long v, long expireAt) {
         int h = headerLength(expireAt);
-        int n = digits(v);
-        byte[] out = new byte[h + n];
+        byte[] out = new byte[h + dev.cajon.storage.Numbers.decimalLength(v)];
         writeHeader(out, ENC_RAW, expireAt);
-        if (v == Long.MIN_VALUE) {
-            byte[] min = Long.toString(v).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-            System.arraycopy(min, 0, out, h, n);
-            return out;
-        }
-        int p = h + n;
-        long x = v < 0 ? -v : v;
-        do {
-            out[--p] = (byte) ('0' + x % 10);
-            x /= 10;
-        } while (x > 0);
-        if (v < 0) {
-            out[h] = '-';
-        }
+        dev.cajon.storage.Numbers.writeDecimal(v, out, h);
         return out;
-    }
-
-    private static int digits(long v) {
-        if (v == Long.MIN_VALUE) {
-            return 20;
-        }
-        int n = v < 0 ? 2 : 1;
-        for (long x = Math.abs(v); x >= 10; x /= 10) {
-            n++;
-        }
-        return n;
     }
 
     /** Encodes a reference to a blob file holding the value's bytes. */
