@@ -32,6 +32,24 @@ public final class RedisErrors {
             "ERR NX and XX, GT or LT options at the same time are not compatible";
     public static final String GT_AND_LT = "ERR GT and LT options at the same time are not compatible";
     public static final String CLIENT_NAME_SPACES = "ERR Client names cannot contain spaces, newlines or special characters.";
+    public static final String LIB_NAME_SPACES = "ERR lib-name cannot contain spaces, newlines or special characters.";
+    public static final String LIB_VER_SPACES = "ERR lib-ver cannot contain spaces, newlines or special characters.";
+    public static final String AUTH_NO_PASSWORD = "ERR AUTH <password> called without any password configured for "
+            + "the default user. Are you sure your configuration is correct?";
+    public static final String INVALID_CLIENT_ID = "ERR Invalid client ID";
+
+    public static String unrecognizedOption(byte[] opt) {
+        return "ERR Unrecognized option '" + cstr(opt) + "'";
+    }
+
+    public static String unknownClientType(byte[] type) {
+        return "ERR Unknown client type '" + cstr(type) + "'";
+    }
+
+    /** Not a Redis text: an unexpected failure inside Cajon, named by its exception class. */
+    public static String internalError(Throwable e) {
+        return "ERR internal error: " + e.getClass().getSimpleName();
+    }
 
     public static String wrongArity(String fullName) {
         return "ERR wrong number of arguments for '" + fullName + "' command";

@@ -63,7 +63,7 @@ public final class Dispatcher {
             c.error(e.getMessage());
         } catch (RuntimeException e) {
             log.error("command {} failed", spec.name(), e);
-            c.error("ERR internal error: " + e.getClass().getSimpleName());
+            c.error(RedisErrors.internalError(e));
         }
     }
 }

@@ -58,8 +58,7 @@ public final class ConnectionFamily {
             throw new CommandError(RedisErrors.SYNTAX);
         }
         if (c.argc() == 2) {
-            throw new CommandError("ERR AUTH <password> called without any password configured for the default "
-                    + "user. Are you sure your configuration is correct?");
+            throw new CommandError(RedisErrors.AUTH_NO_PASSWORD);
         }
         if (isDefaultUser(c.arg(1))) {
             c.session().authenticated(true);
@@ -153,11 +152,11 @@ public final class ConnectionFamily {
     static void clientSetinfo(Ctx c) {
         byte[] attr = c.arg(2);
         if (ArgCursor.is(attr, "lib-name")) {
-            c.session().libName(validName(c.arg(3), "ERR lib-name cannot contain spaces, newlines or special characters."));
+            c.session().libName(validName(c.arg(3), RedisErrors.LIB_NAME_SPACES));
         } else if (ArgCursor.is(attr, "lib-ver")) {
-            c.session().libVersion(validName(c.arg(3), "ERR lib-ver cannot contain spaces, newlines or special characters."));
+            c.session().libVersion(validName(c.arg(3), RedisErrors.LIB_VER_SPACES));
         } else {
-            throw new CommandError("ERR Unrecognized option '" + RedisErrors.cstr(c.arg(2)) + "'");
+            throw new CommandError(RedisErrors.unrecognizedOption(c.arg(2)));
         }
         c.ok();
     }
@@ -193,7 +192,7 @@ public final class ConnectionFamily {
                     ids = java.util.Set.of(); // Cajon has no such clients
                     break;
                 default:
-                    throw new CommandError("ERR Unknown client type '" + RedisErrors.cstr(c.arg(3)) + "'");
+                    throw new CommandError(RedisErrors.unknownClientType(c.arg(3)));
             }
             j = 4;
         } else if (c.argc() >= 4 && ArgCursor.is(c.arg(2), "id")) {
@@ -203,10 +202,10 @@ public final class ConnectionFamily {
                 try {
                     id = ArgCursor.parseLong(c.arg(j));
                 } catch (CommandError e) {
-                    throw new CommandError("ERR Invalid client ID");
+                    throw new CommandError(RedisErrors.INVALID_CLIENT_ID);
                 }
                 if (id <= 0) {
-                    throw new CommandError("ERR Invalid client ID");
+                    throw new CommandError(RedisErrors.INVALID_CLIENT_ID);
                 }
                 ids.add(id);
             }
