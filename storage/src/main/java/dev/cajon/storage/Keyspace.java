@@ -2,6 +2,7 @@ package dev.cajon.storage;
 
 import dev.cajon.storage.blob.BlobStore;
 import dev.cajon.storage.chronicle.MapFile;
+import dev.cajon.storage.chronicle.WriteJournal;
 import dev.cajon.storage.chronicle.ValueHeader;
 import java.io.Closeable;
 import java.math.BigDecimal;
@@ -55,6 +56,8 @@ public final class Keyspace implements Closeable {
     private final Clock clock;
     private final MapFile file;
     private final BlobStore blobs;
+    /** Inserts and replaces in flight, one slot per stripe: a crash mid-write cannot lose the key. */
+    private final WriteJournal journal;
     private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
     private final AtomicLong keys = new AtomicLong();
     /** Live keys that carry a deadline (INFO keyspace "expires"). */
@@ -79,7 +82,9 @@ public final class Keyspace implements Closeable {
     private final java.util.concurrent.locks.ReentrantReadWriteLock mapLock =
             new java.util.concurrent.locks.ReentrantReadWriteLock();
 
-    private Keyspace(String name, Clock clock, MapFile file, BlobStore blobs, ExpiryListener listener) {
+    private Keyspace(String name, Clock clock, MapFile file, BlobStore blobs, WriteJournal journal,
+                     ExpiryListener listener) {
+        this.journal = journal;
         this.expiryListener = listener == null ? ExpiryListener.NONE : listener;
         this.name = name;
         this.clock = clock;
@@ -98,9 +103,32 @@ public final class Keyspace implements Closeable {
      */
     public static Keyspace open(Path dir, String name, Clock clock, boolean recover, ExpiryListener listener) {
         MapFile f = MapFile.open(dir, name, recover);
-        Keyspace ks = new Keyspace(name, clock, f, new BlobStore(dir.resolve("blobs")), listener);
+        WriteJournal journal = WriteJournal.open(dir.resolve(JOURNAL_FILE), STRIPES);
+        Keyspace ks = new Keyspace(name, clock, f, new BlobStore(dir.resolve("blobs")), journal, listener);
+        ks.replayJournal();
         ks.loadScan();
         return ks;
+    }
+
+    /** The file of the in-flight write journal, beside the map generations. */
+    public static final String JOURNAL_FILE = "inflight.journal";
+
+    /**
+     * Applies again every write that was in flight when the process stopped (see
+     * {@link WriteJournal}): whatever Chronicle's recovery made of the entry (dropped it as torn,
+     * kept the old value, or kept the new one), the key ends up with the value being written.
+     * Runs before the load scan, so the scan counts, files and expires these keys as any other.
+     */
+    private void replayJournal() {
+        List<WriteJournal.Pending> pending = journal.pending();
+        for (WriteJournal.Pending p : pending) {
+            ValueHeader.checkLayout(p.value());
+            map().put(p.key(), p.value());
+            journal.end(p.slot());
+        }
+        if (!pending.isEmpty()) {
+            log.warn("{}: applied {} write(s) that were in flight when the server stopped", name, pending.size());
+        }
     }
 
     /*
@@ -382,10 +410,14 @@ public final class Keyspace implements Closeable {
         long at = ValueHeader.expireAt(stored);
         boolean fileRecord = needsRecord(at, oldWheel);
         stored = withWheel(stored, at, oldWheel, fileRecord);
+        int slot = stripeOf(key);
+        journal.begin(slot, key, stored);
         try {
             map().put(key, stored);
         } catch (IllegalStateException | IllegalArgumentException e) {
             throw new CapacityExhausted(e);
+        } finally {
+            journal.end(slot);
         }
         accountWrite(key, stored, old != null, oldAt, at, fileRecord);
     }
@@ -582,6 +614,16 @@ public final class Keyspace implements Closeable {
      * (looking the key up again). Same semantics and bookkeeping as the general path.
      */
     private SetResult setInPlace(byte[] key, byte[] value, SetCondition cond, long expireAt) {
+        int slot = stripeOf(key);
+        try {
+            return setInContext(key, value, cond, expireAt, slot);
+        } finally {
+            // after the context closed: Chronicle stores the entry's checksum on close
+            journal.end(slot);
+        }
+    }
+
+    private SetResult setInContext(byte[] key, byte[] value, SetCondition cond, long expireAt, int slot) {
         long now = clock.nowMillis();
         try (net.openhft.chronicle.map.ExternalMapQueryContext<byte[], byte[], ?> q = map().queryContext(key)) {
             q.updateLock().lock();
@@ -616,6 +658,7 @@ public final class Keyspace implements Closeable {
             long at = expireAt == KEEP_TTL ? oldAt : expireAt;
             boolean fileRecord = needsRecord(at, oldWheel);
             byte[] stored = withWheel(ValueHeader.raw(value, at), at, oldWheel, fileRecord);
+            journal.begin(slot, key, stored);
             net.openhft.chronicle.hash.Data<byte[]> nd = q.wrapValueAsData(stored);
             if (e != null) {
                 q.replaceValue(e, nd);
@@ -793,6 +836,15 @@ public final class Keyspace implements Closeable {
      * place, the new value is written through the same query context, and the TTL is kept.
      */
     private CounterResult incrInPlace(byte[] key, long delta) {
+        int slot = stripeOf(key);
+        try {
+            return incrInContext(key, delta, slot);
+        } finally {
+            journal.end(slot);
+        }
+    }
+
+    private CounterResult incrInContext(byte[] key, long delta, int slot) {
         long now = clock.nowMillis();
         try (net.openhft.chronicle.map.ExternalMapQueryContext<byte[], byte[], ?> q = map().queryContext(key)) {
             q.updateLock().lock();
@@ -840,6 +892,7 @@ public final class Keyspace implements Closeable {
             long next = cur + delta;
             // the deadline is unchanged, so a live key keeps its wheel record as it is
             byte[] stored = ValueHeader.withWheelAt(ValueHeader.rawLong(next, at), wheel);
+            journal.begin(slot, key, stored);
             net.openhft.chronicle.hash.Data<byte[]> nd = q.wrapValueAsData(stored);
             if (e != null) {
                 q.replaceValue(e, nd);
@@ -1154,39 +1207,49 @@ public final class Keyspace implements Closeable {
      * time to re-file at. Checking under the key's lock makes a concurrent renewal safe.
      */
     public long reclaimIfDue(byte[] key, long recordAt) {
+        int slot = stripeOf(key);
         return locked(key, () -> {
-            // One Chronicle lookup: read the header in place and remove through the same context
-            // (the reaper's hot path, up to hundreds of thousands of keys a second in a storm).
-            try (net.openhft.chronicle.map.ExternalMapQueryContext<byte[], byte[], ?> q = map().queryContext(key)) {
-                q.updateLock().lock();
-                net.openhft.chronicle.map.MapEntry<byte[], byte[]> e = q.entry();
-                if (e == null) {
-                    return NOTHING_DUE;
-                }
-                net.openhft.chronicle.hash.Data<byte[]> data = e.value();
-                net.openhft.chronicle.bytes.RandomDataInput in = data.bytes();
-                long off = data.offset();
-                long at = ValueHeader.expireAt(in, off);
-                if (at == ValueHeader.NO_EXPIRY || ValueHeader.wheelAt(in, off) != recordAt) {
-                    return NOTHING_DUE;
-                }
-                if (at >= clock.nowMillis()) {
-                    byte[] v = data.getUsing(null);
-                    q.replaceValue(e, q.wrapValueAsData(ValueHeader.withWheelAt(v, at)));
-                    return at;
-                }
-                long blobId = ValueHeader.blobIdOrNone(in, off);
-                q.remove(e);
-                accountRemoval(at, blobId);
-                expired.increment();
-                if (KeyCodec.isDigest(key)) {
-                    blobs.deleteKeyFile(KeyCodec.fileName(key));
-                }
-                return RECLAIMED;
-            } catch (IllegalStateException | IllegalArgumentException e) {
-                throw new CapacityExhausted(e);
+            try {
+                return reclaimInContext(key, recordAt, slot);
+            } finally {
+                journal.end(slot);
             }
         });
+    }
+
+    private long reclaimInContext(byte[] key, long recordAt, int slot) {
+        // One Chronicle lookup: read the header in place and remove through the same context
+        // (the reaper's hot path, up to hundreds of thousands of keys a second in a storm).
+        try (net.openhft.chronicle.map.ExternalMapQueryContext<byte[], byte[], ?> q = map().queryContext(key)) {
+            q.updateLock().lock();
+            net.openhft.chronicle.map.MapEntry<byte[], byte[]> e = q.entry();
+            if (e == null) {
+                return NOTHING_DUE;
+            }
+            net.openhft.chronicle.hash.Data<byte[]> data = e.value();
+            net.openhft.chronicle.bytes.RandomDataInput in = data.bytes();
+            long off = data.offset();
+            long at = ValueHeader.expireAt(in, off);
+            if (at == ValueHeader.NO_EXPIRY || ValueHeader.wheelAt(in, off) != recordAt) {
+                return NOTHING_DUE;
+            }
+            if (at >= clock.nowMillis()) {
+                byte[] v = ValueHeader.withWheelAt(data.getUsing(null), at);
+                journal.begin(slot, key, v);
+                q.replaceValue(e, q.wrapValueAsData(v));
+                return at;
+            }
+            long blobId = ValueHeader.blobIdOrNone(in, off);
+            q.remove(e);
+            accountRemoval(at, blobId);
+            expired.increment();
+            if (KeyCodec.isDigest(key)) {
+                blobs.deleteKeyFile(KeyCodec.fileName(key));
+            }
+            return RECLAIMED;
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            throw new CapacityExhausted(e);
+        }
     }
 
     /** {@link #reclaimIfDue(byte[], long)} for whatever record is valid (tests and tools). */

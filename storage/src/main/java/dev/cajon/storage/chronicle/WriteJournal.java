@@ -1,0 +1,178 @@
+package dev.cajon.storage.chronicle;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The writes to a keyspace's map that are in flight, kept in a memory-mapped file so that a
+ * process crash cannot lose a key that was being overwritten.
+ *
+ * <p>Why: Chronicle Map writes a replaced value in place and stores the entry's checksum when the
+ * operation's context closes. A process killed between the two leaves an entry whose checksum
+ * does not match, and {@code recoverPersistedTo} drops it: the key's acknowledged old value is
+ * gone and the new one was never complete. So before every insert or replace, the key and the
+ * complete new stored value are written to the slot of the key's stripe, and the slot is marked
+ * pending; after the map operation (context closed, checksum stored) the mark is cleared. On the
+ * next open, every slot still pending is applied again, which leaves the key with the value of
+ * the write that was in flight. Removals need no slot: a torn removal is dropped by recovery,
+ * which is what the removal was doing.
+ *
+ * <p>One slot per stripe: a slot is only written by the holder of its stripe lock, so slots need
+ * no lock of their own, and at most one write per stripe can be in flight. The file is sparse;
+ * only the pages of slots that were used take memory or disk blocks.
+ *
+ * <h2>Persisted layout (little-endian; pinned by WriteJournalTest)</h2>
+ * <pre>
+ * header, 64 bytes:  magic "CJOURNL1" (8) | slot count (int) | slot size (int) | zeros
+ * slot i at 64 + i * slot size:
+ *   state (int: 0 idle, 1 put pending) | key length (int) | value length (int) | key | value
+ * </pre>
+ * Only the page cache is involved: this protects against the process dying, not the machine.
+ */
+public final class WriteJournal implements AutoCloseable {
+    static final byte[] MAGIC = {'C', 'J', 'O', 'U', 'R', 'N', 'L', '1'};
+    static final int HEADER = 64;
+    /** Room for the largest inline key (8 KiB, escaped) and inline value (16 KiB plus header). */
+    public static final int SLOT_SIZE = 32 * 1024;
+    static final int SLOT_HEADER = 12;
+    static final int IDLE = 0;
+    static final int PUT = 1;
+
+    private static final VarHandle INT = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+
+    private final Path file;
+    private final int slots;
+    private final MappedByteBuffer buf;
+
+    /** A write that was in flight when the process stopped. */
+    public record Pending(int slot, byte[] key, byte[] value) { }
+
+    private WriteJournal(Path file, int slots, MappedByteBuffer buf) {
+        this.file = file;
+        this.slots = slots;
+        this.buf = buf;
+    }
+
+    /** Opens (creating if needed) the journal with {@code slots} slots. */
+    public static WriteJournal open(Path file, int slots) {
+        long size = HEADER + (long) slots * SLOT_SIZE;
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE)) {
+            long existing = ch.size();
+            if (existing != 0 && existing != size) {
+                // checked before mapping: mapping a larger size would grow the file
+                throw notAJournal(file, slots, existing);
+            }
+            MappedByteBuffer buf = ch.map(FileChannel.MapMode.READ_WRITE, 0, size);
+            buf.order(ByteOrder.LITTLE_ENDIAN);
+            if (existing == 0) {
+                buf.put(0, MAGIC);
+                buf.putInt(8, slots);
+                buf.putInt(12, SLOT_SIZE);
+            } else {
+                byte[] magic = new byte[MAGIC.length];
+                buf.get(0, magic);
+                if (!java.util.Arrays.equals(magic, MAGIC) || buf.getInt(8) != slots || buf.getInt(12) != SLOT_SIZE) {
+                    throw notAJournal(file, slots, existing);
+                }
+            }
+            return new WriteJournal(file, slots, buf);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static IllegalStateException notAJournal(Path file, int slots, long size) {
+        return new IllegalStateException(file + " is not a write journal of " + slots + " slots of "
+                + SLOT_SIZE + " bytes (size " + size + ")");
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    private static int offset(int slot) {
+        return HEADER + slot * SLOT_SIZE;
+    }
+
+    /**
+     * Records that {@code value} is about to be stored under {@code key}. The caller holds the
+     * lock that owns {@code slot} and calls {@link #end} once the map operation is complete.
+     */
+    public void begin(int slot, byte[] key, byte[] value) {
+        if (SLOT_HEADER + key.length + value.length > SLOT_SIZE) {
+            throw new IllegalArgumentException("write of " + key.length + " + " + value.length
+                    + " bytes does not fit a journal slot");
+        }
+        int at = offset(slot);
+        buf.putInt(at + 4, key.length);
+        buf.putInt(at + 8, value.length);
+        buf.put(at + SLOT_HEADER, key);
+        buf.put(at + SLOT_HEADER + key.length, value);
+        // the record is complete before it is marked, and marked before the map is touched
+        INT.setVolatile(buf, at, PUT);
+    }
+
+    /** The write of {@code slot} is complete (or did not happen): clears its mark. */
+    public void end(int slot) {
+        // ordered after every store of the map operation, including Chronicle's checksum
+        INT.setRelease(buf, offset(slot), IDLE);
+    }
+
+    /**
+     * The writes that were in flight when this journal was last used. Reads the slots through the
+     * file, not the mapping, so that slots never used stay holes (no memory, no disk blocks).
+     */
+    public List<Pending> pending() {
+        List<Pending> out = new ArrayList<>();
+        ByteBuffer head = ByteBuffer.allocate(SLOT_HEADER).order(ByteOrder.LITTLE_ENDIAN);
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            for (int s = 0; s < slots; s++) {
+                int at = offset(s);
+                head.clear();
+                readFully(ch, head, at);
+                int state = head.getInt(0);
+                if (state == IDLE) {
+                    continue;
+                }
+                int kl = head.getInt(4);
+                int vl = head.getInt(8);
+                if (state != PUT || kl < 0 || vl < 0 || SLOT_HEADER + (long) kl + vl > SLOT_SIZE) {
+                    throw new IllegalStateException(file + ": slot " + s + " is damaged (state " + state
+                            + ", key " + kl + " bytes, value " + vl + " bytes)");
+                }
+                byte[] key = new byte[kl];
+                byte[] value = new byte[vl];
+                buf.get(at + SLOT_HEADER, key);
+                buf.get(at + SLOT_HEADER + kl, value);
+                out.add(new Pending(s, key, value));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out;
+    }
+
+    private static void readFully(FileChannel ch, ByteBuffer b, long pos) throws IOException {
+        while (b.hasRemaining()) {
+            if (ch.read(b, pos + b.position()) < 0) {
+                throw new IOException("journal shorter than its header says");
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        // the mapping is released with the buffer; every write has ended by now
+    }
+}
