@@ -22,6 +22,8 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.net.InetSocketAddress;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,25 +61,57 @@ public final class CajonServer implements AutoCloseable {
         this.transport = transport;
     }
 
-    /** Opens the data directory and starts listening. Returns once connections are accepted. */
+    /**
+     * Opens the data directory and starts listening. Returns once connections are accepted.
+     *
+     * <p>Start-up time is mostly class loading and initialisation (Chronicle, Netty): the store is
+     * opened on a thread of its own while this thread sets up the event loops, and the socket is
+     * bound only when both are done, so no client ever sees a store that is still being opened.
+     */
     public static CajonServer start(ServerConfig config) throws InterruptedException {
         ExpiryWheel wheel = new ExpiryWheel(config.clock());
-        // opening the store files every persisted deadline into the wheel
-        Store store = Store.open(config.dir(), config.clock(), wheel);
+        // opening the store files every persisted deadline into the wheel; the default keyspace is
+        // opened up front so that the first command does not pay for a map creation
+        CompletableFuture<Store> opening = new CompletableFuture<>();
+        Thread opener = new Thread(() -> {
+            try {
+                Store s = Store.open(config.dir(), config.clock(), wheel);
+                try {
+                    s.keyspace(Store.DEFAULT_APP, 0);
+                } catch (RuntimeException e) {
+                    s.close();
+                    throw e;
+                }
+                opening.complete(s);
+            } catch (Throwable e) {
+                opening.completeExceptionally(e);
+            }
+        }, "cajon-open");
+        opener.start();
+        boolean epoll = Epoll.isAvailable();
+        IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        Class<? extends ServerChannel> channelClass =
+                epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        int threads = config.ioThreads() > 0 ? config.ioThreads() : Runtime.getRuntime().availableProcessors();
+        EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, factory);
+        EventLoopGroup workers = new MultiThreadIoEventLoopGroup(threads, factory);
+        Store store;
+        try {
+            store = awaitStore(opening);
+        } catch (RuntimeException | InterruptedException e) {
+            if (e instanceof InterruptedException) {
+                // the opener still owns the files: let it finish, then close what it opened
+                opening.thenAccept(Store::close);
+            }
+            boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            throw e;
+        }
         // one reaper thread per core: an expiry storm's deletions spread over the cores
         ExpiryReaper reaper = config.activeExpiry()
                 ? new ExpiryReaper(wheel, 5, Runtime.getRuntime().availableProcessors()).start() : null;
         try {
             ServerContext context = new ServerContext(config, store, wheel);
-            // the first map of a JVM is compiled by Chronicle (~2 s): do it before accepting
-            store.keyspace(Store.DEFAULT_APP, 0);
-            boolean epoll = Epoll.isAvailable();
-            IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-            Class<? extends ServerChannel> channelClass =
-                    epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
-            int threads = config.ioThreads() > 0 ? config.ioThreads() : Runtime.getRuntime().availableProcessors();
-            EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, factory);
-            EventLoopGroup workers = new MultiThreadIoEventLoopGroup(threads, factory);
             InputCounter counter = new InputCounter(context.stats());
             ServerBootstrap b = new ServerBootstrap()
                     .group(boss, workers)
@@ -96,22 +130,34 @@ public final class CajonServer implements AutoCloseable {
                             ch.pipeline().addLast("handler", new ConnectionHandler(context));
                         }
                     });
-            Channel ch;
-            try {
-                ch = b.bind(new InetSocketAddress(config.bind(), config.port())).sync().channel();
-            } catch (Exception e) {
-                boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-                workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-                throw e;
-            }
+            Channel ch = b.bind(new InetSocketAddress(config.bind(), config.port())).sync().channel();
             context.port(((InetSocketAddress) ch.localAddress()).getPort());
             return new CajonServer(config, store, context, boss, workers, ch, epoll ? "epoll" : "nio", reaper);
-        } catch (RuntimeException | InterruptedException e) {
+        } catch (Exception e) {
+            // also a BindException, which Netty rethrows without declaring it
+            boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             if (reaper != null) {
                 reaper.close();
             }
             store.close();
             throw e;
+        }
+    }
+
+    /** The opened store, or the opener's failure rethrown as it was (unchecked) on this thread. */
+    private static Store awaitStore(CompletableFuture<Store> opening) throws InterruptedException {
+        try {
+            return opening.get();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(cause);
         }
     }
 

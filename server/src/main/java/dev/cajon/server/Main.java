@@ -34,6 +34,23 @@ public final class Main implements Callable<Integer> {
         }
     }
 
+    /**
+     * Initialises Chronicle's classes (its static set-up probes the OS, CPU affinity and the JVM:
+     * about 0.3 s) on a second thread while this one sets up logging and parses the options.
+     * Nothing is opened here; a failure just leaves the work to the thread that opens the store.
+     */
+    private static void preload() {
+        Thread t = new Thread(() -> {
+            try {
+                Class.forName("net.openhft.chronicle.map.ChronicleMapBuilder", true, Main.class.getClassLoader());
+            } catch (ClassNotFoundException | LinkageError e) {
+                // the store's own open reports whatever is wrong
+            }
+        }, "cajon-preload");
+        t.setDaemon(true);
+        t.start();
+    }
+
     @Override
     public Integer call() throws Exception {
         long t0 = System.nanoTime();
@@ -67,6 +84,7 @@ public final class Main implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
+        preload();
         System.exit(new CommandLine(new Main()).execute(args));
     }
 }
