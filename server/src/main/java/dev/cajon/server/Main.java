@@ -27,6 +27,10 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--io-threads", paramLabel = "N", description = "Event loop threads (default: one per core).")
     int ioThreads = 0;
 
+    @Option(names = "--expiry-threads", paramLabel = "N",
+            description = "Threads that reclaim expired keys (default: one per 4 cores, at least one).")
+    int expiryThreads = 0;
+
     static final class VersionProvider implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
@@ -54,7 +58,7 @@ public final class Main implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         long t0 = System.nanoTime();
-        ServerConfig cfg = ServerConfig.defaults().withBind(bind).withPort(port).withDir(dir).withIoThreads(ioThreads);
+        ServerConfig cfg = ServerConfig.defaults().withBind(bind).withPort(port).withDir(dir).withIoThreads(ioThreads).withExpiryThreads(expiryThreads);
         CajonServer server;
         try {
             server = CajonServer.start(cfg);

@@ -11,39 +11,45 @@ import java.nio.file.Path;
  * @param dir      data directory
  * @param clock    time source for TTLs (tests inject a manual clock)
  * @param ioThreads event loop threads; 0 means one per core
- * @param activeExpiry run the expiry reaper thread (tests with a manual clock drive the wheel
+ * @param activeExpiry run the expiry reaper threads (tests with a manual clock drive the wheel
  *                     themselves and turn it off)
+ * @param expiryThreads reaper threads; 0 means one per four cores (at least one)
  */
-public record ServerConfig(String bind, int port, Path dir, Clock clock, int ioThreads, boolean activeExpiry) {
+public record ServerConfig(String bind, int port, Path dir, Clock clock, int ioThreads, boolean activeExpiry,
+                           int expiryThreads) {
     public static final String DEFAULT_BIND = "127.0.0.1";
     public static final int DEFAULT_PORT = 6379;
     public static final Path DEFAULT_DIR = Path.of("data");
 
     public static ServerConfig defaults() {
-        return new ServerConfig(DEFAULT_BIND, DEFAULT_PORT, DEFAULT_DIR, Clock.SYSTEM, 0, true);
+        return new ServerConfig(DEFAULT_BIND, DEFAULT_PORT, DEFAULT_DIR, Clock.SYSTEM, 0, true, 0);
     }
 
     public ServerConfig withPort(int p) {
-        return new ServerConfig(bind, p, dir, clock, ioThreads, activeExpiry);
+        return new ServerConfig(bind, p, dir, clock, ioThreads, activeExpiry, expiryThreads);
     }
 
     public ServerConfig withDir(Path d) {
-        return new ServerConfig(bind, port, d, clock, ioThreads, activeExpiry);
+        return new ServerConfig(bind, port, d, clock, ioThreads, activeExpiry, expiryThreads);
     }
 
     public ServerConfig withBind(String b) {
-        return new ServerConfig(b, port, dir, clock, ioThreads, activeExpiry);
+        return new ServerConfig(b, port, dir, clock, ioThreads, activeExpiry, expiryThreads);
     }
 
     public ServerConfig withClock(Clock c) {
-        return new ServerConfig(bind, port, dir, c, ioThreads, activeExpiry);
+        return new ServerConfig(bind, port, dir, c, ioThreads, activeExpiry, expiryThreads);
     }
 
     public ServerConfig withActiveExpiry(boolean on) {
-        return new ServerConfig(bind, port, dir, clock, ioThreads, on);
+        return new ServerConfig(bind, port, dir, clock, ioThreads, on, expiryThreads);
+    }
+
+    public ServerConfig withExpiryThreads(int n) {
+        return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, n);
     }
 
     public ServerConfig withIoThreads(int n) {
-        return new ServerConfig(bind, port, dir, clock, n, activeExpiry);
+        return new ServerConfig(bind, port, dir, clock, n, activeExpiry, expiryThreads);
     }
 }

@@ -1,0 +1,56 @@
+package dev.cajon.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cajon.storage.Store;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Starting and stopping a real server in-process: its threads and what a failed start leaves. */
+class CajonServerStartTest {
+    @TempDir
+    Path dir;
+
+    private static long liveThreads(String prefix) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().startsWith(prefix)).count();
+    }
+
+    private ServerConfig config() {
+        return ServerConfig.defaults().withBind("127.0.0.1").withPort(0).withDir(dir);
+    }
+
+    @Test
+    void expiryThreadsAreConfigurableAndStopWithTheServer() throws Exception {
+        try (CajonServer s = CajonServer.start(config().withExpiryThreads(3))) {
+            assertTrue(s.port() > 0);
+            assertEquals(3, liveThreads("cajon-expiry-"));
+        }
+        assertEquals(0, liveThreads("cajon-expiry-"), "close stops the reapers");
+        try (CajonServer s = CajonServer.start(config())) {
+            assertEquals(CajonServer.defaultExpiryThreads(), liveThreads("cajon-expiry-"));
+        }
+    }
+
+    @Test
+    void aPortInUseFailsTheStartAndReleasesTheDataDir() throws IOException {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            ServerConfig cfg = config().withPort(taken.getLocalPort());
+            Exception e = assertThrows(Exception.class, () -> CajonServer.start(cfg));
+            // epoll reports it as a NativeIoException, NIO as a BindException: both IOExceptions
+            assertTrue(e instanceof IOException && String.valueOf(e.getMessage()).contains("in use"),
+                    "the bind failure reaches the caller: " + e);
+        }
+        // the store the failed start opened was closed again: the directory is free
+        try (Store again = Store.open(dir, dev.cajon.storage.Clock.SYSTEM)) {
+            assertTrue(again.keyspaces().size() <= 1);
+        }
+        assertEquals(0, liveThreads("cajon-expiry-"));
+    }
+}
