@@ -56,7 +56,7 @@ public final class Keyspace implements Closeable {
     private final Clock clock;
     private final MapFile file;
     private final BlobStore blobs;
-    /** Inserts and replaces in flight, one slot per stripe: a crash mid-write cannot lose the key. */
+    /** Overwrites in flight, one slot per stripe: a crash mid-overwrite cannot lose the key. */
     private final WriteJournal journal;
     private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
     private final AtomicLong keys = new AtomicLong();
@@ -410,14 +410,20 @@ public final class Keyspace implements Closeable {
         long at = ValueHeader.expireAt(stored);
         boolean fileRecord = needsRecord(at, oldWheel);
         stored = withWheel(stored, at, oldWheel, fileRecord);
-        int slot = stripeOf(key);
-        journal.begin(slot, key, stored);
+        // only an overwrite needs the journal: a torn insert is dropped by recovery, which is
+        // the state before the (unacknowledged) write
+        int slot = old != null ? stripeOf(key) : -1;
+        if (slot >= 0) {
+            journal.begin(slot, key, stored);
+        }
         try {
             map().put(key, stored);
         } catch (IllegalStateException | IllegalArgumentException e) {
             throw new CapacityExhausted(e);
         } finally {
-            journal.end(slot);
+            if (slot >= 0) {
+                journal.end(slot);
+            }
         }
         accountWrite(key, stored, old != null, oldAt, at, fileRecord);
     }
@@ -555,6 +561,69 @@ public final class Keyspace implements Closeable {
         });
     }
 
+    /** Receives a string value's bytes; the array is reused once the call returns. */
+    @FunctionalInterface
+    public interface ValueReader {
+        void read(byte[] array, int off, int len);
+    }
+
+    /** {@link #readInto}: the reader received the value. */
+    public static final int READ = 1;
+    /** {@link #readInto}: no such key. */
+    public static final int ABSENT = 0;
+    /** {@link #readInto}: not a plain small value (a blob, a digest key, just expired): use {@link #get}. */
+    public static final int USE_GET = -1;
+
+    /** Per-thread copy buffer of {@link #readInto}; grows to the largest inline value read. */
+    private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[256]);
+
+    /**
+     * GET without garbage: the value's bytes are copied straight from the map entry into a
+     * per-thread buffer and handed to {@code reader} (after every lock is let go), with no
+     * {@code byte[]} or view allocated per call. Handles the common case only; anything else
+     * (a blob value, a key stored by digest, a key past its deadline that must be removed)
+     * returns {@link #USE_GET} without calling the reader.
+     */
+    public int readInto(byte[] userKey, ValueReader reader) {
+        if (KeyCodec.mapKey(userKey) != userKey) {
+            return USE_GET;
+        }
+        byte[] key = userKey;
+        int len;
+        byte[] scratch;
+        ReentrantLock l = stripes[stripeOf(key)];
+        l.lock();
+        try (net.openhft.chronicle.map.ExternalMapQueryContext<byte[], byte[], ?> q = map().queryContext(key)) {
+            q.readLock().lock();
+            net.openhft.chronicle.map.MapEntry<byte[], byte[]> e = q.entry();
+            if (e == null) {
+                return ABSENT;
+            }
+            net.openhft.chronicle.hash.Data<byte[]> d = e.value();
+            net.openhft.chronicle.bytes.RandomDataInput in = d.bytes();
+            long off = d.offset();
+            long at = ValueHeader.expireAt(in, off);
+            if (at != ValueHeader.NO_EXPIRY && at < clock.nowMillis()
+                    || ValueHeader.blobIdOrNone(in, off) != ValueHeader.NO_BLOB) {
+                return USE_GET;
+            }
+            int h = ValueHeader.headerLength(in, off);
+            len = (int) (d.size() - h);
+            scratch = SCRATCH.get();
+            if (scratch.length < len) {
+                scratch = new byte[Math.max(len, scratch.length * 2)];
+                SCRATCH.set(scratch);
+            }
+            in.read(off + h, scratch, 0, len);
+        } catch (IllegalStateException e) {
+            return USE_GET; // a closed map, for one: the general path reports it properly
+        } finally {
+            l.unlock();
+        }
+        reader.read(scratch, 0, len);
+        return READ;
+    }
+
     /** STRLEN: 0 when absent. */
     public long strlen(byte[] userKey) {
         return Math.max(0, strlenOrAbsent(userKey));
@@ -658,9 +727,9 @@ public final class Keyspace implements Closeable {
             long at = expireAt == KEEP_TTL ? oldAt : expireAt;
             boolean fileRecord = needsRecord(at, oldWheel);
             byte[] stored = withWheel(ValueHeader.raw(value, at), at, oldWheel, fileRecord);
-            journal.begin(slot, key, stored);
             net.openhft.chronicle.hash.Data<byte[]> nd = q.wrapValueAsData(stored);
             if (e != null) {
+                journal.begin(slot, key, stored); // an overwrite: see WriteJournal
                 q.replaceValue(e, nd);
             } else {
                 q.insert(q.absentEntry(), nd);
@@ -892,9 +961,9 @@ public final class Keyspace implements Closeable {
             long next = cur + delta;
             // the deadline is unchanged, so a live key keeps its wheel record as it is
             byte[] stored = ValueHeader.withWheelAt(ValueHeader.rawLong(next, at), wheel);
-            journal.begin(slot, key, stored);
             net.openhft.chronicle.hash.Data<byte[]> nd = q.wrapValueAsData(stored);
             if (e != null) {
+                journal.begin(slot, key, stored); // an overwrite: see WriteJournal
                 q.replaceValue(e, nd);
             } else {
                 q.insert(q.absentEntry(), nd);

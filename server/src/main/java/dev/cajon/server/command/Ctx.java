@@ -19,10 +19,19 @@ public final class Ctx {
     private Argv argv;
     private CommandSpec spec;
 
+    /** Writes a value handed over by {@link Keyspace#readInto} as a bulk reply. */
+    private final Keyspace.ValueReader bulkWriter;
+
     public Ctx(ServerContext server, ClientSession session, ReplyOutput output) {
         this.server = server;
         this.session = session;
         this.output = output;
+        this.bulkWriter = (array, off, len) -> Resp.bulk(out(), array, off, len);
+    }
+
+    /** The reader that turns a value into this connection's next bulk reply. */
+    public Keyspace.ValueReader bulkWriter() {
+        return bulkWriter;
     }
 
     void begin(Argv a, CommandSpec s) {

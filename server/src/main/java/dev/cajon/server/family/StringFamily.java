@@ -99,7 +99,16 @@ public final class StringFamily {
     }
 
     static void get(Ctx c) {
-        c.value(c.keyspace().get(c.arg(1)));
+        // the common case copies the value from the map straight into the reply, allocating nothing
+        int r = c.keyspace().readInto(c.arg(1), c.bulkWriter());
+        if (r == Keyspace.READ) {
+            c.lookedUp(true);
+        } else if (r == Keyspace.ABSENT) {
+            c.lookedUp(false);
+            c.nullBulk();
+        } else {
+            c.value(c.keyspace().get(c.arg(1)));
+        }
     }
 
     static void set(Ctx c) {

@@ -20,12 +20,12 @@ import java.util.List;
  * <p>Why: Chronicle Map writes a replaced value in place and stores the entry's checksum when the
  * operation's context closes. A process killed between the two leaves an entry whose checksum
  * does not match, and {@code recoverPersistedTo} drops it: the key's acknowledged old value is
- * gone and the new one was never complete. So before every insert or replace, the key and the
- * complete new stored value are written to the slot of the key's stripe, and the slot is marked
- * pending; after the map operation (context closed, checksum stored) the mark is cleared. On the
- * next open, every slot still pending is applied again, which leaves the key with the value of
- * the write that was in flight. Removals need no slot: a torn removal is dropped by recovery,
- * which is what the removal was doing.
+ * gone and the new one was never complete. So before every overwrite, the key and the complete
+ * new stored value are written to the slot of the key's stripe, and the slot is marked pending;
+ * after the map operation (context closed, checksum stored) the mark is cleared. On the next
+ * open, every slot still pending is applied again, which leaves the key with the value of the
+ * write that was in flight. Inserts and removals need no slot: recovery drops a torn entry,
+ * which leaves an insert not done (the key was absent) and a removal done.
  *
  * <p>One slot per stripe: a slot is only written by the holder of its stripe lock, so slots need
  * no lock of their own, and at most one write per stripe can be in flight. The file is sparse;
