@@ -3,6 +3,7 @@ package dev.cajon.storage;
 import static dev.cajon.storage.TestData.T0;
 import static dev.cajon.storage.TestData.b;
 import static dev.cajon.storage.TestData.str;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -127,6 +128,16 @@ class TornWriteRecoveryTest {
             assertEquals(V2, str(db0.get(b("k"))));
             assertEquals(T0 + 60_000, db0.deadline(b("k")), "the in-flight write's deadline comes with it");
             assertEquals(1, db0.volatileSize(), "and is counted among the keys with a deadline");
+        }
+    }
+
+    @Test
+    void aLargeInFlightValueComesBackWhole() {
+        setUp(0);
+        byte[] big = TestData.pattern(Keyspace.BLOB_THRESHOLD, 9); // the largest inline value
+        journalInFlight("k", ValueHeader.raw(big, NO_EXPIRY));
+        try (Store store = Store.open(dir, clock)) {
+            assertArrayEquals(big, store.keyspace(Store.DEFAULT_APP, 0).get(b("k")).toBytes());
         }
     }
 
