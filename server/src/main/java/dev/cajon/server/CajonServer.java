@@ -145,13 +145,11 @@ public final class CajonServer implements AutoCloseable {
     }
 
     /**
-     * Reaper threads unless configured: one per four cores. In the expiry storm benchmark (1M keys
-     * expiring within 2 s, GET/SET load on the same 2-core machine) one reaper kept 58 % of the
-     * quiet throughput and two kept 39 %, with the same lag (about +210 ms to empty): a second
-     * reaper mostly takes CPU from the event loops rather than reclaiming sooner.
+     * Reaper threads unless configured: one per core, of which only the first runs all the time;
+     * the others join in when the wheel falls behind the clock (see {@link ExpiryReaper}).
      */
     static int defaultExpiryThreads() {
-        return Math.max(1, Runtime.getRuntime().availableProcessors() / 4);
+        return Runtime.getRuntime().availableProcessors();
     }
 
     /** The opened store, or the opener's failure rethrown as it was (unchecked) on this thread. */

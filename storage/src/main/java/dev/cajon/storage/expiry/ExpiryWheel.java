@@ -57,6 +57,8 @@ public final class ExpiryWheel implements ExpiryListener {
     private volatile Keyspace[] keyspaces = new Keyspace[0];
     /** Every deadline up to and including this millisecond has been processed. */
     private long current;
+    /** {@link #current} as last published, readable without the lock ({@link #behindMillis}). */
+    private volatile long currentView;
     private long scheduled;
     private long bytes;
     private final AtomicLong reclaimed = new AtomicLong();
@@ -66,6 +68,7 @@ public final class ExpiryWheel implements ExpiryListener {
         this.clock = clock;
         // deadlines at now are not due yet (a key lives through its deadline millisecond)
         this.current = clock.nowMillis() - 1;
+        this.currentView = current;
         long w = 1;
         for (int i = 0; i < LEVELS; i++) {
             int n = i == 0 ? 1 << L0_BITS : 1 << LN_BITS;
@@ -178,6 +181,14 @@ public final class ExpiryWheel implements ExpiryListener {
      * until about {@code budget} records are collected (so the lock is never held for long).
      */
     private void collectDue(long target, List<byte[]> due, List<Integer> dueFill, int budget) {
+        try {
+            collectDue0(target, due, dueFill, budget);
+        } finally {
+            currentView = current;
+        }
+    }
+
+    private void collectDue0(long target, List<byte[]> due, List<Integer> dueFill, int budget) {
         int collected = 0;
         while (current < target && collected < budget) {
             if (scheduled == 0) {
@@ -301,6 +312,14 @@ public final class ExpiryWheel implements ExpiryListener {
     }
 
     // ------------------------------------------------------------------ introspection
+
+    /**
+     * How far the wheel's time is behind the clock, in milliseconds: 0 when every deadline before
+     * now has been collected. Read without the lock; a reaper uses it to decide to help.
+     */
+    public long behindMillis() {
+        return Math.max(0, clock.nowMillis() - 1 - currentView);
+    }
 
     /** Records currently filed (renewed keys may briefly count twice). */
     public long scheduled() {

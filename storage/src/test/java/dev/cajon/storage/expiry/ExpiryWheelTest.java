@@ -700,4 +700,42 @@ class ExpiryWheelTest {
             assertTrue(f.wheel.reclaimedCount() >= 1);
         }
     }
+
+    /** How far behind the clock the wheel is: what tells a helper reaper to join in. */
+    @Test
+    void behindMillisIsTheGapBetweenTheClockAndTheLastAdvance() {
+        open(START);
+        assertEquals(0, f.wheel.behindMillis(), "a new wheel is up to date");
+        f.clock.set(START + 50);
+        assertEquals(50, f.wheel.behindMillis());
+        f.wheel.advance();
+        assertEquals(0, f.wheel.behindMillis());
+        f.clock.set(START + 51);
+        assertEquals(1, f.wheel.behindMillis());
+    }
+
+    /** Helpers join in only past the threshold; with one, a backlog is cleared to the clock. */
+    @Test
+    void helpersJoinInWhenTheWheelFallsBehindAndClearTheBacklog() {
+        assertFalse(ExpiryReaper.helps(0));
+        assertFalse(ExpiryReaper.helps(ExpiryReaper.HELP_AFTER_MILLIS));
+        assertTrue(ExpiryReaper.helps(ExpiryReaper.HELP_AFTER_MILLIS + 1));
+        open(START);
+        for (int i = 0; i < 1000; i++) {
+            setAt("k" + i, START + 1 + i % 100);
+        }
+        f.clock.set(START + 200);
+        assertTrue(ExpiryReaper.helps(f.wheel.behindMillis()));
+        try (ExpiryReaper reaper = new ExpiryReaper(f.wheel, 1, 2).start()) {
+            long giveUp = System.nanoTime() + 10_000_000_000L;
+            while (ks.size() > 0 && System.nanoTime() < giveUp) {
+                Thread.onSpinWait();
+            }
+            assertEquals(0, ks.size());
+            while (f.wheel.behindMillis() > 0 && System.nanoTime() < giveUp) {
+                Thread.onSpinWait();
+            }
+            assertEquals(0, f.wheel.behindMillis(), "the reapers brought the wheel up to the clock");
+        }
+    }
 }
