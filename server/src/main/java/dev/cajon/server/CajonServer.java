@@ -88,13 +88,22 @@ public final class CajonServer implements AutoCloseable {
             }
         }, "cajon-open");
         opener.start();
-        boolean epoll = Epoll.isAvailable();
-        IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-        Class<? extends ServerChannel> channelClass =
-                epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
-        int threads = config.ioThreads() > 0 ? config.ioThreads() : Runtime.getRuntime().availableProcessors();
-        EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, factory);
-        EventLoopGroup workers = new MultiThreadIoEventLoopGroup(threads, factory);
+        boolean epoll;
+        Class<? extends ServerChannel> channelClass;
+        EventLoopGroup boss;
+        EventLoopGroup workers;
+        try {
+            epoll = Epoll.isAvailable();
+            IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+            channelClass = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+            int threads = config.ioThreads() > 0 ? config.ioThreads() : Runtime.getRuntime().availableProcessors();
+            boss = new MultiThreadIoEventLoopGroup(1, factory);
+            workers = new MultiThreadIoEventLoopGroup(threads, factory);
+        } catch (RuntimeException | Error e) {
+            // the store is being opened meanwhile: close it once it is, so its lock is let go
+            opening.thenAccept(Store::close);
+            throw e;
+        }
         Store store;
         try {
             store = awaitStore(opening);
