@@ -123,7 +123,7 @@ final class StormReport {
                 : verdict(r.expiredDelta == r.keys, String.format(Locale.ROOT, "%,d", r.expiredDelta)),
                 String.format(Locale.ROOT, "%,d", o.keys));
         row(md, "expiry counters from INFO stats, after", r -> counters(r), "");
-        row(md, "worst expiry lag reported by the server", r -> r.lagInfo.isEmpty() ? "not exposed"
+        row(md, "expiry lag reported by the server (worst, p99)", r -> r.lagInfo.isEmpty() ? "not exposed"
                 : String.join(", ", r.lagInfo.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList()), "");
         row(md, "keys without TTL intact", r -> r.finalDbsize < 0 ? "n/a" : verdict(
                 r.misses == 0 && r.badReplies == 0 && r.early <= 0 && r.finalDbsize >= r.base,

@@ -512,6 +512,8 @@ class ExpiryFamilyTest extends FamilyTestBase {
             assertEquals("0", infoField(c.run("info", "stats"), "expire_wheel_records"));
             assertEquals("49", infoField(c.run("info", "stats"), "expire_wheel_max_lag_ms"),
                     "a (deadline 100 ms) was reaped by the pass at 150 ms, which handles deadlines up to 149 ms");
+            // lags: a 49 and d2 49 (first pass), b 49 (deadline 200, pass at 250): all three 49 ms
+            assertEquals("49", infoField(c.run("info", "stats"), "expire_wheel_lag_p99_ms"));
             assertEquals("# Keyspace\r\ndb0:keys=1,expires=0,avg_ttl=0\r\n", c.run("info", "keyspace").asString());
         }
     }

@@ -63,6 +63,12 @@ public final class ExpiryWheel implements ExpiryListener {
     private long bytes;
     private final AtomicLong reclaimed = new AtomicLong();
     private final AtomicLong lagMax = new AtomicLong();
+    /** Reclaimed keys by lag in whole milliseconds; the last bucket holds every lag beyond it. */
+    static final int LAG_BUCKETS = 1024;
+    private final java.util.concurrent.atomic.AtomicLongArray lagCounts =
+            new java.util.concurrent.atomic.AtomicLongArray(LAG_BUCKETS);
+    /** Per reaper thread: the lags of one slot, added to {@link #lagCounts} once per slot. */
+    private static final ThreadLocal<int[]> SLOT_LAGS = ThreadLocal.withInitial(() -> new int[LAG_BUCKETS]);
 
     public ExpiryWheel(Clock clock) {
         this.clock = clock;
@@ -279,6 +285,8 @@ public final class ExpiryWheel implements ExpiryListener {
     private int reclaim(byte[] b, int f, long now) {
         int n = 0;
         long worstLag = 0;
+        int[] lags = SLOT_LAGS.get();
+        int highest = -1;
         for (int p = 0; p < f; ) {
             int ksId = getInt(b, p);
             long at = getLong(b, p + 4);
@@ -295,6 +303,9 @@ public final class ExpiryWheel implements ExpiryListener {
             if (r == Keyspace.RECLAIMED) {
                 n++;
                 worstLag = Math.max(worstLag, now - at);
+                int bucket = (int) Math.min(LAG_BUCKETS - 1, Math.max(0, now - at));
+                lags[bucket]++;
+                highest = Math.max(highest, bucket);
             } else if (r > 0) {
                 lock.lock();
                 try {
@@ -308,6 +319,14 @@ public final class ExpiryWheel implements ExpiryListener {
         reclaimed.addAndGet(n);
         long lag = worstLag;
         lagMax.accumulateAndGet(lag, Math::max);
+        if (n > 0) {
+            for (int i = 0; i <= highest; i++) {
+                if (lags[i] != 0) {
+                    lagCounts.addAndGet(i, lags[i]);
+                    lags[i] = 0;
+                }
+            }
+        }
         return n;
     }
 
@@ -346,6 +365,32 @@ public final class ExpiryWheel implements ExpiryListener {
     }
 
     /** The largest gap seen between a key's deadline and its reclamation, in ms. */
+    /**
+     * The lag (milliseconds after its deadline) within which the fraction {@code q} of all keys
+     * reclaimed so far were reclaimed, e.g. 0.99 for the 99th percentile; 0 before any.
+     * {@value #LAG_BUCKETS} - 1 means that many milliseconds or more.
+     */
+    public long lagPercentileMillis(double q) {
+        long total = 0;
+        long[] c = new long[LAG_BUCKETS];
+        for (int i = 0; i < LAG_BUCKETS; i++) {
+            c[i] = lagCounts.get(i);
+            total += c[i];
+        }
+        if (total == 0) {
+            return 0;
+        }
+        long rank = (long) Math.ceil(q * total);
+        long seen = 0;
+        for (int i = 0; i < LAG_BUCKETS; i++) {
+            seen += c[i];
+            if (seen >= rank) {
+                return i;
+            }
+        }
+        return LAG_BUCKETS - 1;
+    }
+
     public long maxLagMillis() {
         return lagMax.get();
     }

@@ -738,4 +738,22 @@ class ExpiryWheelTest {
             assertEquals(0, f.wheel.behindMillis(), "the reapers brought the wheel up to the clock");
         }
     }
+
+    /** INFO's expire_wheel_lag_p99_ms: the lag within which 99 % of reclaimed keys went. */
+    @Test
+    void lagPercentilesCountEveryReclaimedKey() {
+        open(START);
+        assertEquals(0, f.wheel.lagPercentileMillis(0.99), "nothing reclaimed yet");
+        for (int i = 0; i < 100; i++) {
+            setAt("on-time" + i, START + 10);
+        }
+        setAt("late", START + 20);
+        advanceTo(START + 11); // the 100 keys, reclaimed in their first due millisecond
+        advanceTo(START + 71); // the last one, 50 ms after its deadline
+        assertEquals(0, ks.size());
+        assertEquals(0, f.wheel.lagPercentileMillis(0.5));
+        assertEquals(0, f.wheel.lagPercentileMillis(0.99), "100 of 101 keys had no lag");
+        assertEquals(50, f.wheel.lagPercentileMillis(1.0));
+        assertEquals(50, f.wheel.maxLagMillis());
+    }
 }
