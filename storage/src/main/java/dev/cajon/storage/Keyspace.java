@@ -13,7 +13,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -59,15 +58,15 @@ public final class Keyspace implements Closeable {
     /** Overwrites in flight, one slot per stripe: a crash mid-overwrite cannot lose the key. */
     private final WriteJournal journal;
     private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
-    private final AtomicLong keys = new AtomicLong();
+    private final LongAdder keys = new LongAdder();
     /** Live keys that carry a deadline (INFO keyspace "expires"). */
-    private final AtomicLong volatileKeys = new AtomicLong();
+    private final LongAdder volatileKeys = new LongAdder();
     private final LongAdder expired = new LongAdder();
     private final LongAdder keyBytes = new LongAdder();
     private final LongAdder valueBytes = new LongAdder();
     private final LongAdder puts = new LongAdder();
     /** Sum of (deadline - DEADLINE_BASE) over volatile keys, for INFO's avg_ttl. */
-    private final AtomicLong deadlineSum = new AtomicLong();
+    private final LongAdder deadlineSum = new LongAdder();
     private static final long DEADLINE_BASE = 1_700_000_000_000L;
     private static final java.util.concurrent.atomic.AtomicInteger IDS = new java.util.concurrent.atomic.AtomicInteger();
     private final int id = IDS.getAndIncrement();
@@ -173,9 +172,9 @@ public final class Keyspace implements Closeable {
         for (byte[] k : dead) {
             map().remove(k);
         }
-        keys.set(count[0]);
-        volatileKeys.set(count[1]);
-        deadlineSum.set(count[2]);
+        reset(keys, count[0]);
+        reset(volatileKeys, count[1]);
+        reset(deadlineSum, count[2]);
         int orphans = blobs.sweep(liveBlobs);
         blobs.sweepKeyFiles(liveKeyFiles);
         if (!dead.isEmpty() || orphans > 0) {
@@ -312,7 +311,7 @@ public final class Keyspace implements Closeable {
     // ------------------------------------------------------------------ growth
 
     private void growIfNeeded() {
-        if (keys.get() > file.capacity()) {
+        if (keys.sum() > file.capacity()) {
             grow(false);
         }
     }
@@ -325,7 +324,7 @@ public final class Keyspace implements Closeable {
     private void grow(boolean forced) {
         lockAll();
         try {
-            long live = keys.get();
+            long live = keys.sum();
             if (!forced && live <= file.capacity()) {
                 return; // someone else grew it
             }
@@ -355,9 +354,9 @@ public final class Keyspace implements Closeable {
                 }
                 return true;
             });
-            keys.set(kept[0]);
-            volatileKeys.set(kept[1]);
-            deadlineSum.set(kept[2]);
+            reset(keys, kept[0]);
+            reset(volatileKeys, kept[1]);
+            reset(deadlineSum, kept[2]);
             epoch++;
             deadBlobs.forEach(blobs::delete);
         } finally {
@@ -441,15 +440,15 @@ public final class Keyspace implements Closeable {
     /** The counts and the wheel after a write; {@code existed}: the key was live before it. */
     private void accountWrite(byte[] key, byte[] stored, boolean existed, long oldAt, long at, boolean fileRecord) {
         if (!existed) {
-            keys.incrementAndGet();
+            keys.increment();
         }
         boolean wasVolatile = oldAt != ValueHeader.NO_EXPIRY;
         boolean isVolatile = at != ValueHeader.NO_EXPIRY;
         if (wasVolatile != isVolatile) {
-            volatileKeys.addAndGet(isVolatile ? 1 : -1);
+            volatileKeys.add(isVolatile ? 1 : -1);
         }
         if (oldAt != at) {
-            deadlineSum.addAndGet((isVolatile ? at - DEADLINE_BASE : 0) - (wasVolatile ? oldAt - DEADLINE_BASE : 0));
+            deadlineSum.add((isVolatile ? at - DEADLINE_BASE : 0) - (wasVolatile ? oldAt - DEADLINE_BASE : 0));
         }
         keyBytes.add(key.length);
         valueBytes.add(stored.length);
@@ -460,11 +459,17 @@ public final class Keyspace implements Closeable {
     }
 
     /** The counts after a live key was removed; deletes its blob. */
+    /** Sets a counter; only with every stripe held (or before the keyspace is shared). */
+    private static void reset(LongAdder counter, long value) {
+        counter.reset();
+        counter.add(value);
+    }
+
     private void accountRemoval(long oldAt, long blobId) {
-        keys.decrementAndGet();
+        keys.decrement();
         if (oldAt != ValueHeader.NO_EXPIRY) {
-            volatileKeys.decrementAndGet();
-            deadlineSum.addAndGet(-(oldAt - DEADLINE_BASE));
+            volatileKeys.decrement();
+            deadlineSum.add(-(oldAt - DEADLINE_BASE));
         }
         if (blobId != ValueHeader.NO_BLOB) {
             blobs.delete(blobId);
@@ -1148,7 +1153,7 @@ public final class Keyspace implements Closeable {
         ChronicleMap<byte[], byte[]> m = map();
         int segs = m.segments();
         ThreadLocalRandom rnd = ThreadLocalRandom.current();
-        for (int attempt = 0; attempt < 4 * segs + 16 && keys.get() > 0; attempt++) {
+        for (int attempt = 0; attempt < 4 * segs + 16 && keys.sum() > 0; attempt++) {
             // liveness is judged from the entry itself: calling a locked operation here could
             // start a growth, which needs the map lock this walk holds shared
             byte[] k = randomKeyIn(m, rnd.nextInt(segs), rnd, clock.nowMillis());
@@ -1276,7 +1281,19 @@ public final class Keyspace implements Closeable {
      * time to re-file at. Checking under the key's lock makes a concurrent renewal safe.
      */
     public long reclaimIfDue(byte[] key, long recordAt) {
+        // the reaper's hot path: the stripe lock taken directly (no lambda, one hash); a removal
+        // or a same-size header rewrite never needs the growth and key-file steps of locked()
         int slot = stripeOf(key);
+        ReentrantLock l = stripes[slot];
+        l.lock();
+        try {
+            return reclaimInContext(key, recordAt, slot);
+        } catch (CapacityExhausted e) {
+            // cannot happen for a rewrite of the same size; if it ever does, take the general path
+        } finally {
+            journal.end(slot);
+            l.unlock();
+        }
         return locked(key, () -> {
             try {
                 return reclaimInContext(key, recordAt, slot);
@@ -1332,22 +1349,22 @@ public final class Keyspace implements Closeable {
 
     /** Live key count (keys past their deadline count until reclaimed, as in Redis). */
     public long size() {
-        return keys.get();
+        return keys.sum();
     }
 
     /** Mean time to live of the volatile keys in ms (INFO avg_ttl), 0 when there are none. */
     public long averageTtl() {
-        long n = volatileKeys.get();
+        long n = volatileKeys.sum();
         if (n <= 0) {
             return 0;
         }
-        long mean = deadlineSum.get() / n + DEADLINE_BASE - clock.nowMillis();
+        long mean = deadlineSum.sum() / n + DEADLINE_BASE - clock.nowMillis();
         return Math.max(0, mean);
     }
 
     /** Live keys with a deadline. */
     public long volatileSize() {
-        return volatileKeys.get();
+        return volatileKeys.sum();
     }
 
     /** Keys removed because their deadline passed (INFO expired_keys). */
@@ -1370,9 +1387,9 @@ public final class Keyspace implements Closeable {
         try {
             file.reset();
             blobs.deleteAll();
-            keys.set(0);
-            volatileKeys.set(0);
-            deadlineSum.set(0);
+            reset(keys, 0);
+            reset(volatileKeys, 0);
+            reset(deadlineSum, 0);
             epoch++;
         } finally {
             unlockAll();
