@@ -30,13 +30,16 @@ public final class InProcessServer implements AutoCloseable {
     private final List<Client> clients = new ArrayList<>();
     private int nextPort = 50_000;
 
-    private InProcessServer(Path dir, ManualClock clock, boolean activeExpiry) {
+    private InProcessServer(Path dir, ManualClock clock, boolean activeExpiry, boolean eventLoopsAssist) {
         this.dir = dir;
         this.clock = clock;
         this.wheel = activeExpiry ? new ExpiryWheel(clock) : null;
         this.store = wheel == null ? Store.open(dir, clock) : Store.open(dir, clock, wheel);
         try {
-            this.context = new ServerContext(ServerConfig.defaults().withDir(dir).withClock(clock), store, wheel);
+            // no reaper threads here: tests drive the wheel with reap(); the event loops' assist
+            // (part of active expiry in a real server) only where a test asks for it
+            this.context = new ServerContext(ServerConfig.defaults().withDir(dir).withClock(clock)
+                    .withActiveExpiry(eventLoopsAssist), store, wheel);
         } catch (RuntimeException e) {
             store.close();
             throw e;
@@ -48,12 +51,17 @@ public final class InProcessServer implements AutoCloseable {
     }
 
     public static InProcessServer open(Path dir, long startMillis) {
-        return new InProcessServer(dir, new ManualClock(startMillis), false);
+        return new InProcessServer(dir, new ManualClock(startMillis), false, false);
     }
 
     /** A server whose deadlines go to an expiry wheel; {@link #reap()} runs one reaper pass. */
     public static InProcessServer openWithActiveExpiry(Path dir) {
-        return new InProcessServer(dir, new ManualClock(T0), true);
+        return new InProcessServer(dir, new ManualClock(T0), true, false);
+    }
+
+    /** {@link #openWithActiveExpiry}, and the event loops assist when the wheel falls behind. */
+    public static InProcessServer openWithAssistingEventLoops(Path dir) {
+        return new InProcessServer(dir, new ManualClock(T0), true, true);
     }
 
     /** One pass of active expiry up to the clock's now; returns the number of keys reclaimed. */

@@ -183,6 +183,28 @@ public final class ExpiryWheel implements ExpiryListener {
     }
 
     /**
+     * One small share of a backlog, for a thread that has other work (an event loop): collects
+     * due slots until about {@code maxRecords} records (at least one whole slot when any is due)
+     * and reclaims them. Returns the number of keys reclaimed; 0 when nothing is due.
+     */
+    public int assist(int maxRecords) {
+        long target = clock.nowMillis() - 1;
+        List<byte[]> due = new ArrayList<>(4);
+        List<Integer> dueFill = new ArrayList<>(4);
+        lock.lock();
+        try {
+            collectDue(target, due, dueFill, maxRecords);
+        } finally {
+            lock.unlock();
+        }
+        int n = 0;
+        for (int i = 0; i < due.size(); i++) {
+            n += reclaim(due.get(i), dueFill.get(i), target);
+        }
+        return n;
+    }
+
+    /**
      * Moves time forward toward {@code target}, detaching fired level-0 slots into {@code due}
      * until about {@code budget} records are collected (so the lock is never held for long).
      */
