@@ -169,7 +169,7 @@ public final class ExpiryWheel implements ExpiryListener {
             List<Integer> dueFill = new ArrayList<>();
             lock.lock();
             try {
-                collectDue(target, due, dueFill, 4096);
+                collectDue(target, due, dueFill, 4096, true);
             } finally {
                 lock.unlock();
             }
@@ -191,9 +191,13 @@ public final class ExpiryWheel implements ExpiryListener {
         long target = clock.nowMillis() - 1;
         List<byte[]> due = new ArrayList<>(4);
         List<Integer> dueFill = new ArrayList<>(4);
-        lock.lock();
+        // never wait for the lock, and never cascade (re-filing a higher level's slot can mean
+        // hundreds of thousands of records in a storm): both are left to the reapers
+        if (!lock.tryLock()) {
+            return 0;
+        }
         try {
-            collectDue(target, due, dueFill, maxRecords);
+            collectDue(target, due, dueFill, maxRecords, false);
         } finally {
             lock.unlock();
         }
@@ -208,15 +212,15 @@ public final class ExpiryWheel implements ExpiryListener {
      * Moves time forward toward {@code target}, detaching fired level-0 slots into {@code due}
      * until about {@code budget} records are collected (so the lock is never held for long).
      */
-    private void collectDue(long target, List<byte[]> due, List<Integer> dueFill, int budget) {
+    private void collectDue(long target, List<byte[]> due, List<Integer> dueFill, int budget, boolean cascades) {
         try {
-            collectDue0(target, due, dueFill, budget);
+            collectDue0(target, due, dueFill, budget, cascades);
         } finally {
             currentView = current;
         }
     }
 
-    private void collectDue0(long target, List<byte[]> due, List<Integer> dueFill, int budget) {
+    private void collectDue0(long target, List<byte[]> due, List<Integer> dueFill, int budget, boolean cascades) {
         int collected = 0;
         while (current < target && collected < budget) {
             if (scheduled == 0) {
@@ -236,6 +240,9 @@ public final class ExpiryWheel implements ExpiryListener {
                 if (next < current + 1) {
                     next = current + 1;
                 }
+            }
+            if (!cascades && next % width[1] == 0) {
+                return; // a level boundary: its cascade is a reaper's job
             }
             current = next;
             cascadeAt(current);
