@@ -7,7 +7,6 @@ import dev.cajon.server.ServerContext;
 import dev.cajon.server.command.Ctx;
 import dev.cajon.server.command.ReplyOutput;
 import dev.cajon.server.session.ClientSession;
-import dev.cajon.storage.expiry.ExpiryWheel;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -93,27 +92,7 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter implem
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         flushBatch(false);
-        assistExpiry();
     }
-
-    /**
-     * When the expiry wheel has fallen behind the clock (an expiry storm with every core busy
-     * serving), each read batch also reclaims one small share of the backlog, after its replies
-     * are flushed: the more the event loops serve, the more they help, so reclamation keeps up
-     * however saturated the machine is (as Redis does by expiring on its one thread, or a GC
-     * that makes allocating threads assist). Costs one clock read per batch otherwise.
-     */
-    private void assistExpiry() {
-        ExpiryWheel wheel = server.wheel();
-        if (wheel != null && server.config().activeExpiry() && wheel.behindMillis() > ASSIST_AFTER_MILLIS) {
-            wheel.assist(ASSIST_RECORDS);
-        }
-    }
-
-    /** An event loop assists once the wheel is this far behind (the reapers had their chance). */
-    static final long ASSIST_AFTER_MILLIS = 25;
-    /** About this many records per assist (whole wheel slots: at least one). */
-    static final int ASSIST_RECORDS = 64;
 
     private void flushBatch(boolean thenClose) {
         ByteBuf b = batch;

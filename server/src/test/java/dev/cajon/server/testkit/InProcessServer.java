@@ -30,16 +30,13 @@ public final class InProcessServer implements AutoCloseable {
     private final List<Client> clients = new ArrayList<>();
     private int nextPort = 50_000;
 
-    private InProcessServer(Path dir, ManualClock clock, boolean activeExpiry, boolean eventLoopsAssist) {
+    private InProcessServer(Path dir, ManualClock clock, boolean activeExpiry) {
         this.dir = dir;
         this.clock = clock;
         this.wheel = activeExpiry ? new ExpiryWheel(clock) : null;
         this.store = wheel == null ? Store.open(dir, clock) : Store.open(dir, clock, wheel);
         try {
-            // no reaper threads here: tests drive the wheel with reap(); the event loops' assist
-            // (part of active expiry in a real server) only where a test asks for it
-            this.context = new ServerContext(ServerConfig.defaults().withDir(dir).withClock(clock)
-                    .withActiveExpiry(eventLoopsAssist), store, wheel);
+            this.context = new ServerContext(ServerConfig.defaults().withDir(dir).withClock(clock), store, wheel);
         } catch (RuntimeException e) {
             store.close();
             throw e;
@@ -51,17 +48,12 @@ public final class InProcessServer implements AutoCloseable {
     }
 
     public static InProcessServer open(Path dir, long startMillis) {
-        return new InProcessServer(dir, new ManualClock(startMillis), false, false);
+        return new InProcessServer(dir, new ManualClock(startMillis), false);
     }
 
     /** A server whose deadlines go to an expiry wheel; {@link #reap()} runs one reaper pass. */
     public static InProcessServer openWithActiveExpiry(Path dir) {
-        return new InProcessServer(dir, new ManualClock(T0), true, false);
-    }
-
-    /** {@link #openWithActiveExpiry}, and the event loops assist when the wheel falls behind. */
-    public static InProcessServer openWithAssistingEventLoops(Path dir) {
-        return new InProcessServer(dir, new ManualClock(T0), true, true);
+        return new InProcessServer(dir, new ManualClock(T0), true);
     }
 
     /** One pass of active expiry up to the clock's now; returns the number of keys reclaimed. */

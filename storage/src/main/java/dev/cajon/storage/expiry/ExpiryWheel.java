@@ -169,7 +169,7 @@ public final class ExpiryWheel implements ExpiryListener {
             List<Integer> dueFill = new ArrayList<>();
             lock.lock();
             try {
-                collectDue(target, due, dueFill, 4096, true);
+                collectDue(target, due, dueFill, 4096);
             } finally {
                 lock.unlock();
             }
@@ -183,44 +183,18 @@ public final class ExpiryWheel implements ExpiryListener {
     }
 
     /**
-     * One small share of a backlog, for a thread that has other work (an event loop): collects
-     * due slots until about {@code maxRecords} records (at least one whole slot when any is due)
-     * and reclaims them. Returns the number of keys reclaimed; 0 when nothing is due.
-     */
-    public int assist(int maxRecords) {
-        long target = clock.nowMillis() - 1;
-        List<byte[]> due = new ArrayList<>(4);
-        List<Integer> dueFill = new ArrayList<>(4);
-        // never wait for the lock, and never cascade (re-filing a higher level's slot can mean
-        // hundreds of thousands of records in a storm): both are left to the reapers
-        if (!lock.tryLock()) {
-            return 0;
-        }
-        try {
-            collectDue(target, due, dueFill, maxRecords, false);
-        } finally {
-            lock.unlock();
-        }
-        int n = 0;
-        for (int i = 0; i < due.size(); i++) {
-            n += reclaim(due.get(i), dueFill.get(i), target);
-        }
-        return n;
-    }
-
-    /**
      * Moves time forward toward {@code target}, detaching fired level-0 slots into {@code due}
      * until about {@code budget} records are collected (so the lock is never held for long).
      */
-    private void collectDue(long target, List<byte[]> due, List<Integer> dueFill, int budget, boolean cascades) {
+    private void collectDue(long target, List<byte[]> due, List<Integer> dueFill, int budget) {
         try {
-            collectDue0(target, due, dueFill, budget, cascades);
+            collectDue0(target, due, dueFill, budget);
         } finally {
             currentView = current;
         }
     }
 
-    private void collectDue0(long target, List<byte[]> due, List<Integer> dueFill, int budget, boolean cascades) {
+    private void collectDue0(long target, List<byte[]> due, List<Integer> dueFill, int budget) {
         int collected = 0;
         while (current < target && collected < budget) {
             if (scheduled == 0) {
@@ -240,9 +214,6 @@ public final class ExpiryWheel implements ExpiryListener {
                 if (next < current + 1) {
                     next = current + 1;
                 }
-            }
-            if (!cascades && next % width[1] == 0) {
-                return; // a level boundary: its cascade is a reaper's job
             }
             current = next;
             cascadeAt(current);

@@ -756,21 +756,4 @@ class ExpiryWheelTest {
         assertEquals(50, f.wheel.lagPercentileMillis(1.0));
         assertEquals(50, f.wheel.maxLagMillis());
     }
-
-    /** An event loop's assist takes due level-0 slots but leaves cascades to the reapers. */
-    @Test
-    void assistReclaimsDueSlotsButNeverCascades() {
-        open(START);
-        long boundary = (START / 256 + 1) * 256; // the next level-1 boundary: a cascade happens there
-        setAt("soon", boundary - 2);
-        setAt("later", boundary + 300); // filed in level 1 or above: reaching it needs a cascade
-        f.clock.set(boundary - 1);
-        assertEquals(1, f.wheel.assist(64), "the due key in level 0");
-        f.clock.set(boundary + 400);
-        assertEquals(0, f.wheel.assist(64), "stops before the boundary's cascade");
-        assertTrue(f.wheel.behindMillis() > 300, "the wheel stays behind for the reapers");
-        assertEquals(1, ks.size());
-        assertEquals(1, f.wheel.advance(), "a reaper cascades and reclaims");
-        assertEquals(0, ks.size());
-    }
 }
