@@ -42,8 +42,14 @@ public final class Main implements Callable<Integer> {
      * Initialises Chronicle's classes (its static set-up probes the OS, CPU affinity and the JVM:
      * about 0.3 s) on a second thread while this one sets up logging and parses the options.
      * Nothing is opened here; a failure just leaves the work to the thread that opens the store.
+     * Not for --help or --version, which never open a store.
      */
-    private static void preload() {
+    private static Thread preload(String[] args) {
+        for (String a : args) {
+            if (a.equals("-h") || a.equals("--help") || a.equals("-V") || a.equals("--version")) {
+                return null;
+            }
+        }
         Thread t = new Thread(() -> {
             try {
                 Class.forName("net.openhft.chronicle.map.ChronicleMapBuilder", true, Main.class.getClassLoader());
@@ -53,6 +59,7 @@ public final class Main implements Callable<Integer> {
         }, "cajon-preload");
         t.setDaemon(true);
         t.start();
+        return t;
     }
 
     @Override
@@ -88,7 +95,17 @@ public final class Main implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
-        preload();
-        System.exit(new CommandLine(new Main()).execute(args));
+        Thread preload = preload(args);
+        int code = new CommandLine(new Main()).execute(args);
+        if (preload != null) {
+            // an early exit (a bad option, a data dir in use) must not cut Chronicle's static
+            // set-up in half: native libraries torn down under it log stack traces
+            try {
+                preload.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        System.exit(code);
     }
 }
