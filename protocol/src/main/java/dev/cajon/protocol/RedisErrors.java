@@ -37,6 +37,7 @@ public final class RedisErrors {
     public static final String AUTH_NO_PASSWORD = "ERR AUTH <password> called without any password configured for "
             + "the default user. Are you sure your configuration is correct?";
     public static final String INVALID_CLIENT_ID = "ERR Invalid client ID";
+    public static final String NO_SHUTDOWN_IN_PROGRESS = "ERR No shutdown in progress.";
 
     public static String unrecognizedOption(byte[] opt) {
         return "ERR Unrecognized option '" + cstr(opt) + "'";

@@ -140,7 +140,10 @@ public final class CajonServer implements AutoCloseable {
                     });
             Channel ch = b.bind(new InetSocketAddress(config.bind(), config.port())).sync().channel();
             context.port(((InetSocketAddress) ch.localAddress()).getPort());
-            return new CajonServer(config, store, context, boss, workers, ch, epoll ? "epoll" : "nio", reaper);
+            CajonServer server = new CajonServer(config, store, context, boss, workers, ch, epoll ? "epoll" : "nio", reaper);
+            // SHUTDOWN in a server embedded without a launcher: close it (off the event loop)
+            context.onShutdownRequest(() -> new Thread(server::close, "cajon-shutdown").start());
+            return server;
         } catch (Exception e) {
             // also a BindException, which Netty rethrows without declaring it
             boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);

@@ -74,6 +74,8 @@ public final class Main implements Callable<Integer> {
             return 2;
         }
         CountDownLatch stopRequested = new CountDownLatch(1);
+        // the SHUTDOWN command stops the process the way SIGTERM does
+        server.context().onShutdownRequest(stopRequested::countDown);
         // SIGTERM / SIGINT: stop cleanly on the main thread and exit 0, as Redis does
         for (String name : new String[] {"TERM", "INT"}) {
             try {

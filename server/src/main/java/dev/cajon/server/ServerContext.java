@@ -71,6 +71,18 @@ public final class ServerContext {
         return t;
     }
 
+    /** What SHUTDOWN does; whoever runs the server sets it (bin/cajon-server: stop the process). */
+    private volatile Runnable shutdownRequest = () -> { };
+
+    public void onShutdownRequest(Runnable r) {
+        shutdownRequest = r;
+    }
+
+    /** SHUTDOWN: stop the server cleanly, as SIGTERM does. Returns at once. */
+    public void requestShutdown() {
+        shutdownRequest.run();
+    }
+
     /** The expiry wheel, or null when only lazy expiry runs. */
     public ExpiryWheel wheel() {
         return wheel;

@@ -25,6 +25,7 @@ public enum CommandFlag {
     NO_MANDATORY_KEYS("no_mandatory_keys"),
     PROTECTED("protected"),
     MODULE("module"),
+    NO_MULTI("no_multi"),
     ALLOW_BUSY("allow_busy");
 
     private final String redisName;

@@ -55,6 +55,42 @@ public final class ServerFamily {
         c.ok();
     }
 
+    /**
+     * SHUTDOWN [NOSAVE | SAVE] [NOW] [FORCE] [ABORT], with Redis 7's argument rules. Every write is
+     * already in the map files, so SAVE has nothing more to write and NOSAVE loses nothing; NOW
+     * and FORCE change nothing either (there are no replicas to wait for). As with Redis there is
+     * no reply: the connection closes while the server stops cleanly (the next start needs no
+     * recovery). Cajon never has a shutdown pending, so ABORT always answers that.
+     */
+    static void shutdown(Ctx c) {
+        boolean abort = false;
+        boolean save = false;
+        boolean nosave = false;
+        boolean other = false;
+        for (int i = 1; i < c.argc(); i++) {
+            byte[] a = c.arg(i);
+            if (ArgCursor.is(a, "nosave")) {
+                nosave = true;
+            } else if (ArgCursor.is(a, "save")) {
+                save = true;
+            } else if (ArgCursor.is(a, "now") || ArgCursor.is(a, "force")) {
+                other = true;
+            } else if (ArgCursor.is(a, "abort")) {
+                abort = true;
+            } else {
+                throw new CommandError(RedisErrors.SYNTAX);
+            }
+        }
+        if (abort && (save || nosave || other) || save && nosave) {
+            throw new CommandError(RedisErrors.SYNTAX);
+        }
+        if (abort) {
+            throw new CommandError(RedisErrors.NO_SHUTDOWN_IN_PROGRESS);
+        }
+        c.session().closeAfterReply();
+        c.server().requestShutdown();
+    }
+
     static void time(Ctx c) {
         // the injected clock has millisecond resolution: the microseconds end in 000
         long micros = c.server().clock().nowMillis() * 1000;
@@ -443,6 +479,7 @@ public final class ServerFamily {
         t.register(cmd("dbsize", 1, "readonly fast", 0, 0, 0, "server", "1.0.0", "Return the number of keys in the selected database", ServerFamily::dbsize));
         t.register(cmd("flushdb", -1, "write", 0, 0, 0, "server", "1.0.0", "Remove all keys from the current database", ServerFamily::flushdb));
         t.register(cmd("flushall", -1, "write", 0, 0, 0, "server", "1.0.0", "Remove all keys from all databases", ServerFamily::flushall));
+        t.register(cmd("shutdown", -1, "admin noscript loading stale no_multi allow_busy", 0, 0, 0, "server", "1.0.0", "Synchronously save the dataset to disk and then shut down the server", ServerFamily::shutdown));
         t.register(cmd("time", 1, "loading stale fast", 0, 0, 0, "server", "2.6.0", "Return the current server time", ServerFamily::time));
     }
 }

@@ -13,7 +13,7 @@ class ServerComparisonTest extends ComparisonTestBase {
         "del", "unlink", "exists", "touch", "type", "rename", "renamenx", "copy", "randomkey",
         "expire", "pexpire", "expireat", "pexpireat", "ttl", "pttl", "expiretime", "pexpiretime", "persist",
         "ping", "echo", "quit", "select", "auth", "hello", "client",
-        "command", "info", "dbsize", "flushdb", "flushall", "time",
+        "command", "info", "dbsize", "flushdb", "flushall", "time", "shutdown",
     };
 
     @Test
@@ -38,6 +38,21 @@ class ServerComparisonTest extends ComparisonTestBase {
         s.check(Check.leadingFields(6), "COMMAND", "INFO", "client|setname", "client|getname", "client|id",
                 "command|count", "command|info");
         s.run();
+    }
+
+    /** SHUTDOWN's refusals (a successful SHUTDOWN stops the server: see ShutdownSystemTest). */
+    @Test
+    void shutdownArgumentErrors() throws Exception {
+        scenario("SHUTDOWN errors")
+                .cmd("SHUTDOWN", "FOO")
+                .cmd("SHUTDOWN", "SAVE", "NOSAVE")
+                .cmd("SHUTDOWN", "nosave", "save", "now")
+                .cmd("SHUTDOWN", "ABORT", "NOW")
+                .cmd("SHUTDOWN", "FORCE", "ABORT")
+                .cmd("SHUTDOWN", "ABORT")
+                .cmd("SHUTDOWN", "abort")
+                .cmd("PING")
+                .run();
     }
 
     @Test
