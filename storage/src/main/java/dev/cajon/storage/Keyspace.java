@@ -150,7 +150,7 @@ public final class Keyspace implements Closeable {
                 ValueHeader.checkLayout(d.get()); // throws with the layout it found
             }
             long at = ValueHeader.expireAt(in, off);
-            if (at != ValueHeader.NO_EXPIRY && at < now) {
+            if (ValueHeader.isPast(at, now)) {
                 dead.add(e.key().get().clone());
                 return;
             }
@@ -380,6 +380,11 @@ public final class Keyspace implements Closeable {
         return v;
     }
 
+    /** Whether a walked entry is past its deadline, read in place (no copy of the value). */
+    private static boolean isExpired(net.openhft.chronicle.hash.Data<byte[]> value, long now) {
+        return ValueHeader.isExpired(value.bytes(), value.offset(), now);
+    }
+
     private void removeStored(byte[] key, byte[] stored) {
         map().remove(key);
         if (KeyCodec.isDigest(key)) {
@@ -458,13 +463,13 @@ public final class Keyspace implements Closeable {
         }
     }
 
-    /** The counts after a live key was removed; deletes its blob. */
     /** Sets a counter; only with every stripe held (or before the keyspace is shared). */
     private static void reset(LongAdder counter, long value) {
         counter.reset();
         counter.add(value);
     }
 
+    /** The counts after a live key was removed; deletes its blob. */
     private void accountRemoval(long oldAt, long blobId) {
         keys.decrement();
         if (oldAt != ValueHeader.NO_EXPIRY) {
@@ -608,8 +613,7 @@ public final class Keyspace implements Closeable {
             net.openhft.chronicle.bytes.RandomDataInput in = d.bytes();
             long off = d.offset();
             long at = ValueHeader.expireAt(in, off);
-            if (at != ValueHeader.NO_EXPIRY && at < clock.nowMillis()
-                    || ValueHeader.blobIdOrNone(in, off) != ValueHeader.NO_BLOB) {
+            if (ValueHeader.isPast(at, clock.nowMillis()) || ValueHeader.blobIdOrNone(in, off) != ValueHeader.NO_BLOB) {
                 return USE_GET;
             }
             int h = ValueHeader.headerLength(in, off);
@@ -712,7 +716,7 @@ public final class Keyspace implements Closeable {
                 long off = d.offset();
                 oldAt = ValueHeader.expireAt(in, off);
                 oldBlob = ValueHeader.blobIdOrNone(in, off);
-                if (oldAt != ValueHeader.NO_EXPIRY && oldAt < now) {
+                if (ValueHeader.isPast(oldAt, now)) {
                     // past its deadline: gone, exactly as readLive would have removed it
                     accountRemoval(oldAt, oldBlob);
                     expired.increment();
@@ -732,13 +736,7 @@ public final class Keyspace implements Closeable {
             long at = expireAt == KEEP_TTL ? oldAt : expireAt;
             boolean fileRecord = needsRecord(at, oldWheel);
             byte[] stored = withWheel(ValueHeader.raw(value, at), at, oldWheel, fileRecord);
-            net.openhft.chronicle.hash.Data<byte[]> nd = q.wrapValueAsData(stored);
-            if (e != null) {
-                journal.begin(slot, key, stored); // an overwrite: see WriteJournal
-                q.replaceValue(e, nd);
-            } else {
-                q.insert(q.absentEntry(), nd);
-            }
+            writeThrough(q, e, key, stored, slot);
             accountWrite(key, stored, live, oldAt, at, fileRecord);
             if (oldBlob != ValueHeader.NO_BLOB) {
                 blobs.delete(oldBlob);
@@ -746,6 +744,22 @@ public final class Keyspace implements Closeable {
             return SetResult.OK;
         } catch (IllegalStateException | IllegalArgumentException ex) {
             throw new CapacityExhausted(ex);
+        }
+    }
+
+    /**
+     * Stores {@code stored} through an open query context: over {@code e}, or as a new entry when
+     * {@code e} is null. An overwrite is journaled first (see {@link WriteJournal}); the caller
+     * ends the journal slot once the context is closed, when Chronicle has stored the checksum.
+     */
+    private void writeThrough(net.openhft.chronicle.map.ExternalMapQueryContext<byte[], byte[], ?> q,
+                              net.openhft.chronicle.map.MapEntry<byte[], byte[]> e, byte[] key, byte[] stored, int slot) {
+        net.openhft.chronicle.hash.Data<byte[]> nd = q.wrapValueAsData(stored);
+        if (e != null) {
+            journal.begin(slot, key, stored);
+            q.replaceValue(e, nd);
+        } else {
+            q.insert(q.absentEntry(), nd);
         }
     }
 
@@ -933,7 +947,7 @@ public final class Keyspace implements Closeable {
                 long off = d.offset();
                 at = ValueHeader.expireAt(in, off);
                 long blob = ValueHeader.blobIdOrNone(in, off);
-                if (at != ValueHeader.NO_EXPIRY && at < now) {
+                if (ValueHeader.isPast(at, now)) {
                     accountRemoval(at, blob); // past its deadline: gone, as readLive would do
                     expired.increment();
                     at = ValueHeader.NO_EXPIRY;
@@ -966,13 +980,7 @@ public final class Keyspace implements Closeable {
             long next = cur + delta;
             // the deadline is unchanged, so a live key keeps its wheel record as it is
             byte[] stored = ValueHeader.withWheelAt(ValueHeader.rawLong(next, at), wheel);
-            net.openhft.chronicle.hash.Data<byte[]> nd = q.wrapValueAsData(stored);
-            if (e != null) {
-                journal.begin(slot, key, stored); // an overwrite: see WriteJournal
-                q.replaceValue(e, nd);
-            } else {
-                q.insert(q.absentEntry(), nd);
-            }
+            writeThrough(q, e, key, stored, slot);
             accountWrite(key, stored, live, at, at, false);
             return new CounterResult(OpStatus.OK, next);
         } catch (IllegalStateException | IllegalArgumentException ex) {
@@ -1184,7 +1192,7 @@ public final class Keyspace implements Closeable {
             byte[][] out = new byte[1][];
             ctx.forEachSegmentEntryWhile(e -> {
                 if (skip[0]-- == 0) {
-                    if (!ValueHeader.isExpired(e.value().get(), now)) {
+                    if (!isExpired(e.value(), now)) {
                         out[0] = e.key().get().clone();
                     }
                     return false;
@@ -1289,7 +1297,8 @@ public final class Keyspace implements Closeable {
         try {
             return reclaimInContext(key, recordAt, slot);
         } catch (CapacityExhausted e) {
-            // cannot happen for a rewrite of the same size; if it ever does, take the general path
+            // re-filing rewrites the header, which can grow by its wheel-at: locked() grows the
+            // map and retries
         } finally {
             journal.end(slot);
             l.unlock();
@@ -1320,9 +1329,7 @@ public final class Keyspace implements Closeable {
                 return NOTHING_DUE;
             }
             if (at >= clock.nowMillis()) {
-                byte[] v = ValueHeader.withWheelAt(data.getUsing(null), at);
-                journal.begin(slot, key, v);
-                q.replaceValue(e, q.wrapValueAsData(v));
+                writeThrough(q, e, key, ValueHeader.withWheelAt(data.getUsing(null), at), slot);
                 return at;
             }
             long blobId = ValueHeader.blobIdOrNone(in, off);
@@ -1431,8 +1438,7 @@ public final class Keyspace implements Closeable {
             while (seg < segs && seen[0] < count) {
                 try (var ctx = m.segmentContext(seg)) {
                     ctx.forEachSegmentEntry(e -> {
-                        byte[] v = e.value().get();
-                        byte[] uk = ValueHeader.isExpired(v, now) ? null : userKeyOf(e.key().get().clone());
+                        byte[] uk = isExpired(e.value(), now) ? null : userKeyOf(e.key().get().clone());
                         if (uk != null) {
                             visitor.accept(uk);
                             seen[0]++;
@@ -1453,7 +1459,7 @@ public final class Keyspace implements Closeable {
         try {
             long now = clock.nowMillis();
             map().forEachEntry(e -> {
-                byte[] uk = ValueHeader.isExpired(e.value().get(), now) ? null : userKeyOf(e.key().get().clone());
+                byte[] uk = isExpired(e.value(), now) ? null : userKeyOf(e.key().get().clone());
                 if (uk != null) {
                     visitor.accept(uk);
                 }

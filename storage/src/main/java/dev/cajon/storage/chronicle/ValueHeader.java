@@ -160,8 +160,12 @@ public final class ValueHeader {
      * set a deadline at or before now delete the key at once, as Redis's checkAlreadyExpired.)
      */
     public static boolean isExpired(byte[] stored, long now) {
-        long at = expireAt(stored);
-        return at != NO_EXPIRY && at < now;
+        return isPast(expireAt(stored), now);
+    }
+
+    /** {@link #isExpired} for a deadline already read ({@link #NO_EXPIRY}: never). */
+    public static boolean isPast(long expireAt, long now) {
+        return expireAt != NO_EXPIRY && expireAt < now;
     }
 
     /** Offset of the payload. */
@@ -198,6 +202,11 @@ public final class ValueHeader {
     /** {@link #blobIdOrNone}: the value is not a blob. */
     public static final long NO_BLOB = -1L;
 
+    /** {@link #isExpired(byte[], long)} read in place. */
+    public static boolean isExpired(net.openhft.chronicle.bytes.RandomDataInput in, long off, long now) {
+        return isPast(expireAt(in, off), now);
+    }
+
     public static long expireAt(net.openhft.chronicle.bytes.RandomDataInput in, long off) {
         return (in.readByte(off + 3) & FLAG_EXPIRES) != 0 ? getLong(in, off + BASE_LEN) : NO_EXPIRY;
     }
@@ -213,12 +222,7 @@ public final class ValueHeader {
     }
 
     public static long blobIdOrNone(net.openhft.chronicle.bytes.RandomDataInput in, long off) {
-        if (in.readByte(off + 2) != ENC_BLOB) {
-            return NO_BLOB;
-        }
-        int f = in.readByte(off + 3);
-        int h = BASE_LEN + ((f & FLAG_EXPIRES) != 0 ? EXPIRE_LEN : 0) + ((f & FLAG_WHEEL_AT) != 0 ? EXPIRE_LEN : 0);
-        return getLong(in, off + h);
+        return in.readByte(off + 2) != ENC_BLOB ? NO_BLOB : getLong(in, off + headerLength(in, off));
     }
 
     private static long getLong(net.openhft.chronicle.bytes.RandomDataInput in, long off) {

@@ -140,10 +140,17 @@ public final class WriteJournal implements AutoCloseable {
         INT.setVolatile(buf, at, n <= INLINE_MAX ? PUT_INLINE : PUT_OVERFLOW);
     }
 
-    /** The write of {@code slot} is complete (or did not happen): clears its mark. */
+    /**
+     * The write of {@code slot} is complete (or did not happen): clears its mark. A slot that is
+     * already idle is only read, so callers may end a slot they did not begin without dirtying
+     * the journal's page.
+     */
     public void end(int slot) {
-        // ordered after every store of the map operation, including Chronicle's checksum
-        INT.setRelease(buf, offset(slot), IDLE);
+        int at = offset(slot);
+        if (buf.getInt(at) != IDLE) {
+            // ordered after every store of the map operation, including Chronicle's checksum
+            INT.setRelease(buf, at, IDLE);
+        }
     }
 
     /**
