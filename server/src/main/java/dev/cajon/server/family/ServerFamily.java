@@ -66,7 +66,7 @@ public final class ServerFamily {
         boolean abort = false;
         boolean save = false;
         boolean nosave = false;
-        boolean other = false;
+        boolean nowOrForce = false;
         for (int i = 1; i < c.argc(); i++) {
             byte[] a = c.arg(i);
             if (ArgCursor.is(a, "nosave")) {
@@ -74,14 +74,14 @@ public final class ServerFamily {
             } else if (ArgCursor.is(a, "save")) {
                 save = true;
             } else if (ArgCursor.is(a, "now") || ArgCursor.is(a, "force")) {
-                other = true;
+                nowOrForce = true;
             } else if (ArgCursor.is(a, "abort")) {
                 abort = true;
             } else {
                 throw new CommandError(RedisErrors.SYNTAX);
             }
         }
-        if (abort && (save || nosave || other) || save && nosave) {
+        if (abort && (save || nosave || nowOrForce) || save && nosave) {
             throw new CommandError(RedisErrors.SYNTAX);
         }
         if (abort) {

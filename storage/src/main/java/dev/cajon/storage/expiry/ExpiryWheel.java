@@ -286,41 +286,39 @@ public final class ExpiryWheel implements ExpiryListener {
         int n = 0;
         long worstLag = 0;
         int[] lags = SLOT_LAGS.get();
-        int highest = -1;
-        for (int p = 0; p < f; ) {
-            int ksId = getInt(b, p);
-            long at = getLong(b, p + 4);
-            int len = getInt(b, p + 12);
-            byte[] key = new byte[len];
-            System.arraycopy(b, p + RECORD_HEADER, key, 0, len);
-            p += RECORD_HEADER + len;
-            Keyspace[] all = keyspaces;
-            Keyspace ks = ksId < all.length ? all[ksId] : null;
-            if (ks == null || ks.isClosed()) {
-                continue;
-            }
-            long r = ks.reclaimIfDue(key, at);
-            if (r == Keyspace.RECLAIMED) {
-                n++;
-                worstLag = Math.max(worstLag, now - at);
-                int bucket = (int) Math.min(LAG_BUCKETS - 1, Math.max(0, now - at));
-                lags[bucket]++;
-                highest = Math.max(highest, bucket);
-            } else if (r > 0) {
-                lock.lock();
-                try {
-                    file(ksId, key, 0, len, r);
-                } finally {
-                    lock.unlock();
+        try {
+            for (int p = 0; p < f; ) {
+                int ksId = getInt(b, p);
+                long at = getLong(b, p + 4);
+                int len = getInt(b, p + 12);
+                byte[] key = new byte[len];
+                System.arraycopy(b, p + RECORD_HEADER, key, 0, len);
+                p += RECORD_HEADER + len;
+                Keyspace[] all = keyspaces;
+                Keyspace ks = ksId < all.length ? all[ksId] : null;
+                if (ks == null || ks.isClosed()) {
+                    continue;
+                }
+                long r = ks.reclaimIfDue(key, at);
+                if (r == Keyspace.RECLAIMED) {
+                    n++;
+                    long lag = Math.max(0, now - at);
+                    worstLag = Math.max(worstLag, lag);
+                    lags[(int) Math.min(LAG_BUCKETS - 1, lag)]++;
+                } else if (r > 0) {
+                    lock.lock();
+                    try {
+                        file(ksId, key, 0, len, r);
+                    } finally {
+                        lock.unlock();
+                    }
                 }
             }
-        }
-        // published once per slot: several reapers would otherwise contend on these per key
-        reclaimed.addAndGet(n);
-        long lag = worstLag;
-        lagMax.accumulateAndGet(lag, Math::max);
-        if (n > 0) {
-            for (int i = 0; i <= highest; i++) {
+        } finally {
+            // published once per slot: several reapers would otherwise contend on these per key
+            reclaimed.addAndGet(n);
+            lagMax.accumulateAndGet(worstLag, Math::max);
+            for (int i = 0, top = (int) Math.min(LAG_BUCKETS - 1, worstLag); n > 0 && i <= top; i++) {
                 if (lags[i] != 0) {
                     lagCounts.addAndGet(i, lags[i]);
                     lags[i] = 0;
