@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.function.BiPredicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import net.openhft.chronicle.hash.serialization.impl.ByteArraySizedReader;
 import net.openhft.chronicle.map.ChronicleMap;
 import net.openhft.chronicle.map.ChronicleMapBuilder;
 import org.slf4j.Logger;
@@ -206,6 +207,10 @@ public final class MapFile implements Closeable {
     private ChronicleMapBuilder<byte[], byte[]> builder(long ents, int avgKey, int avgValue) {
         return ChronicleMap.of(byte[].class, byte[].class)
                 .name(name)
+                // the same bytes as Chronicle's default access for byte[], without a wrapper
+                // object per key and value (see ByteArrayAccess); persisted in the file header
+                .keyReaderAndDataAccess(ByteArraySizedReader.INSTANCE, new ByteArrayAccess())
+                .valueReaderAndDataAccess(ByteArraySizedReader.INSTANCE, new ByteArrayAccess())
                 .entries(ents)
                 .averageKeySize(avgKey)
                 .averageValueSize(avgValue)
