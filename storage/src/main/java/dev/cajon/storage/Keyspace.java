@@ -932,6 +932,9 @@ public final class Keyspace implements Closeable {
         }
     }
 
+    /** Per thread: the digits of the counter being incremented (a long has at most 20). */
+    private static final ThreadLocal<byte[]> DIGITS = ThreadLocal.withInitial(() -> new byte[20]);
+
     private CounterResult incrInContext(byte[] key, long delta, int slot) {
         long now = clock.nowMillis();
         try (net.openhft.chronicle.map.ExternalMapQueryContext<byte[], byte[], ?> q = map().queryContext(key)) {
@@ -961,12 +964,12 @@ public final class Keyspace implements Closeable {
                     if (len > 20) {
                         return new CounterResult(OpStatus.NOT_INTEGER, 0);
                     }
-                    byte[] digits = new byte[(int) len];
-                    in.read(off + h, digits, 0, digits.length);
-                    if (!Numbers.isLong(digits, 0, digits.length)) {
+                    byte[] digits = DIGITS.get();
+                    in.read(off + h, digits, 0, (int) len);
+                    if (!Numbers.isLong(digits, 0, (int) len)) {
                         return new CounterResult(OpStatus.NOT_INTEGER, 0);
                     }
-                    cur = Numbers.parseLong(digits, 0, digits.length);
+                    cur = Numbers.parseLong(digits, 0, (int) len);
                     wheel = ValueHeader.wheelAt(in, off);
                 }
             }

@@ -69,6 +69,15 @@ public final class ExpiryWheel implements ExpiryListener {
             new java.util.concurrent.atomic.AtomicLongArray(LAG_BUCKETS);
     /** Per reaper thread: the lags of one slot, added to {@link #lagCounts} once per slot. */
     private static final ThreadLocal<int[]> SLOT_LAGS = ThreadLocal.withInitial(() -> new int[LAG_BUCKETS]);
+    /** Keys up to this long are copied out of a fired slot into a per-thread array of their length. */
+    static final int SCRATCH_KEY_MAX = 256;
+    /**
+     * Per reaper thread, by length: the array a fired record's key is copied into. Chronicle wants
+     * a key as a whole {@code byte[]}, and nothing keeps it after {@link Keyspace#reclaimIfDue}
+     * returns (re-filing copies it into a slot), so a storm's million keys need no million arrays.
+     */
+    private static final ThreadLocal<byte[][]> SCRATCH_KEYS =
+            ThreadLocal.withInitial(() -> new byte[SCRATCH_KEY_MAX + 1][]);
 
     public ExpiryWheel(Clock clock) {
         this.clock = clock;
@@ -286,12 +295,17 @@ public final class ExpiryWheel implements ExpiryListener {
         int n = 0;
         long worstLag = 0;
         int[] lags = SLOT_LAGS.get();
+        byte[][] scratch = SCRATCH_KEYS.get();
         try {
             for (int p = 0; p < f; ) {
                 int ksId = getInt(b, p);
                 long at = getLong(b, p + 4);
                 int len = getInt(b, p + 12);
-                byte[] key = new byte[len];
+                byte[] key = len <= SCRATCH_KEY_MAX ? scratch[len] : new byte[len];
+                if (key == null) {
+                    key = new byte[len];
+                    scratch[len] = key;
+                }
                 System.arraycopy(b, p + RECORD_HEADER, key, 0, len);
                 p += RECORD_HEADER + len;
                 Keyspace[] all = keyspaces;
