@@ -13,7 +13,13 @@ import picocli.CommandLine.Option;
 @Command(name = "cajon-server", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
         description = "Cajon: a Redis-compatible key-value server on persisted Chronicle Map storage.")
 public final class Main implements Callable<Integer> {
-    private static final Logger log = LoggerFactory.getLogger(Main.class);
+    /**
+     * Logging is set up on first use, not when this class loads: that takes 0.1-0.2 s, and
+     * {@link #main} starts Chronicle's set-up on another thread first, so the two overlap.
+     */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(Main.class);
+    }
 
     @Option(names = "--bind", paramLabel = "ADDR", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
     String bind = ServerConfig.DEFAULT_BIND;
@@ -50,6 +56,7 @@ public final class Main implements Callable<Integer> {
                 return null;
             }
         }
+        skipChroniclePosixLayer();
         Thread t = new Thread(() -> {
             try {
                 Class.forName("net.openhft.chronicle.map.ChronicleMapBuilder", true, Main.class.getClassLoader());
@@ -81,24 +88,122 @@ public final class Main implements Callable<Integer> {
             try {
                 sun.misc.Signal.handle(new sun.misc.Signal(name), sig -> stopRequested.countDown());
             } catch (IllegalArgumentException e) {
-                log.warn("cannot handle SIG{}: {}", name, e.getMessage());
+                Log.LOG.warn("cannot handle SIG{}: {}", name, e.getMessage());
             }
         }
         // any other way out of the JVM still closes the maps
         Thread fallback = new Thread(server::close, "cajon-shutdown");
         Runtime.getRuntime().addShutdownHook(fallback);
-        log.info("Cajon {} ready to accept connections on {}:{} (data dir {}, {} transport, {} recovery, started in {} ms)",
+        Log.LOG.info("Cajon {} ready to accept connections on {}:{} (data dir {}, {} transport, {} recovery, started in {} ms)",
                 Version.CAJON, bind, server.port(), dir.toAbsolutePath().normalize(), server.transport(),
                 server.store().recovered() ? "after" : "no", (System.nanoTime() - t0) / 1_000_000);
         stopRequested.await();
-        log.info("shutting down");
+        Log.LOG.info("shutting down");
         server.close();
         return 0;
     }
 
+    /**
+     * Chronicle's static set-up loads its POSIX layer (for msync) through jnr-ffi, which generates
+     * native call stubs with ASM: about 200 classes and 0.2 s of a 0.8 s start, on the path to the
+     * first PING (the class-load log of a start with an empty data dir). Cajon never asks
+     * Chronicle to msync (it keeps acknowledged writes through a process crash, not a power loss,
+     * see docs/ARCHITECTURE.md), so the server installs Chronicle's no-op layer before anything
+     * touches Chronicle. If Cajon ever syncs map files, this has to go.
+     */
+    static void skipChroniclePosixLayer() {
+        net.openhft.posix.internal.PosixAPIHolder.useNoOpPosixApi();
+    }
+
+    /**
+     * The options of an ordinary start, read without picocli; null for anything else (help,
+     * version, a mistake, an unusual spelling), which picocli then handles with its usual usage
+     * and error messages. Picocli's 170 classes are compiled for Java 5, a format class-data
+     * sharing cannot archive, so loading and verifying them took 0.1-0.2 s of every start.
+     *
+     * <p>Accepts exactly a subset of what picocli accepts, with the same meaning ({@code MainTest}
+     * compares the two): each known option at most once, as {@code --opt value} or
+     * {@code --opt=value}, a non-empty value that does not start with '-', and numbers as plain
+     * decimals without a leading zero.
+     */
+    static Main quickParse(String[] args) {
+        Main m = new Main();
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (int i = 0; i < args.length; i++) {
+            String name = args[i];
+            String value;
+            int eq = name.indexOf('=');
+            if (eq > 0) {
+                value = name.substring(eq + 1);
+                name = name.substring(0, eq);
+            } else if (i + 1 < args.length) {
+                value = args[++i];
+            } else {
+                return null;
+            }
+            if (!seen.add(name) || value.isEmpty() || value.charAt(0) == '-') {
+                return null;
+            }
+            switch (name) {
+                case "--bind":
+                    m.bind = value;
+                    break;
+                case "--dir":
+                    m.dir = Path.of(value);
+                    break;
+                case "--port":
+                case "--io-threads":
+                case "--expiry-threads":
+                    int n = plainDecimal(value);
+                    if (n < 0) {
+                        return null;
+                    }
+                    if (name.equals("--port")) {
+                        m.port = n;
+                    } else if (name.equals("--io-threads")) {
+                        m.ioThreads = n;
+                    } else {
+                        m.expiryThreads = n;
+                    }
+                    break;
+                default:
+                    return null;
+            }
+        }
+        return m;
+    }
+
+    /** {@code s} as a plain decimal int ("0" or no leading zero, at most 9 digits), else -1. */
+    private static int plainDecimal(String s) {
+        if (s.length() > 9 || s.length() > 1 && s.charAt(0) == '0') {
+            return -1;
+        }
+        int n = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            n = n * 10 + (c - '0');
+        }
+        return n;
+    }
+
     public static void main(String[] args) {
         Thread preload = preload(args);
-        int code = new CommandLine(new Main()).execute(args);
+        Main quick = quickParse(args);
+        int code;
+        if (quick == null) {
+            code = new CommandLine(new Main()).execute(args);
+        } else {
+            try {
+                code = quick.call();
+            } catch (Exception e) {
+                // what picocli's execute does with an exception from call()
+                e.printStackTrace();
+                code = CommandLine.ExitCode.SOFTWARE;
+            }
+        }
         if (preload != null) {
             // an early exit (a bad option, a data dir in use) must not cut Chronicle's static
             // set-up in half: native libraries torn down under it log stack traces

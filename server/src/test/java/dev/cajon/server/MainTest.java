@@ -1,0 +1,89 @@
+package dev.cajon.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** The launcher's quick option reader: a strict subset of picocli's parsing, with the same result. */
+class MainTest {
+    @Test
+    void readsAnOrdinaryStartLikeTheLauncherWritesIt() {
+        Main m = Main.quickParse(new String[] {"--bind", "0.0.0.0", "--port", "7000", "--dir", "/var/lib/cajon",
+                "--io-threads=3", "--expiry-threads", "2"});
+        assertNotNull(m);
+        assertEquals("0.0.0.0", m.bind);
+        assertEquals(7000, m.port);
+        assertEquals(Path.of("/var/lib/cajon"), m.dir);
+        assertEquals(3, m.ioThreads);
+        assertEquals(2, m.expiryThreads);
+        Main defaults = Main.quickParse(new String[0]);
+        assertNotNull(defaults);
+        assertEquals(ServerConfig.DEFAULT_BIND, defaults.bind);
+        assertEquals(ServerConfig.DEFAULT_PORT, defaults.port);
+        assertEquals(ServerConfig.DEFAULT_DIR, defaults.dir);
+    }
+
+    @Test
+    void leavesEverythingElseToPicocli() {
+        for (String[] args : new String[][] {
+                {"-h"}, {"--help"}, {"-V"}, {"--version"}, {"--port"}, {"--port", "abc"}, {"--port", "010"},
+                {"--port", "+5"}, {"--port", "1", "--port", "2"}, {"--bogus", "1"}, {"--dir", "-x"}, {"--bind="},
+                {"positional"}, {"--port", "1234567890"}}) {
+            assertNull(Main.quickParse(args), Arrays.toString(args));
+        }
+    }
+
+    @Test
+    void whateverItAcceptsPicocliAcceptsWithTheSameValues() {
+        String[] names = {"--bind", "--port", "--dir", "--io-threads", "--expiry-threads", "--nope", "-h", "x"};
+        String[] values = {"127.0.0.1", "0", "7", "6379", "007", "+5", "-1", "", "a=b", "data dir", "123456789",
+                "1234567890", "0x10", "::1"};
+        Random rnd = new Random(42);
+        int accepted = 0;
+        for (int round = 0; round < 5_000; round++) {
+            List<String> args = new ArrayList<>();
+            for (int k = rnd.nextInt(5); k > 0; k--) {
+                String name = names[rnd.nextInt(names.length)];
+                String value = values[rnd.nextInt(values.length)];
+                if (rnd.nextBoolean()) {
+                    args.add(name + "=" + value);
+                } else {
+                    args.add(name);
+                    if (rnd.nextInt(8) != 0) {
+                        args.add(value);
+                    }
+                }
+            }
+            String[] a = args.toArray(new String[0]);
+            Main quick = Main.quickParse(a);
+            if (quick == null) {
+                continue;
+            }
+            accepted++;
+            Main full = new Main();
+            try {
+                new CommandLine(full).parseArgs(a);
+            } catch (CommandLine.ParameterException e) {
+                fail("quick parse accepted what picocli refuses: " + args + ": " + e.getMessage());
+            }
+            String what = args.toString();
+            assertEquals(full.bind, quick.bind, what);
+            assertEquals(full.port, quick.port, what);
+            assertEquals(full.dir, quick.dir, what);
+            assertEquals(full.ioThreads, quick.ioThreads, what);
+            assertEquals(full.expiryThreads, quick.expiryThreads, what);
+        }
+        if (accepted < 200) {
+            fail("only " + accepted + " generated argument lists were ordinary starts: the test checks too little");
+        }
+    }
+}
