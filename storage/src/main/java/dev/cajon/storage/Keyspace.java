@@ -1,6 +1,7 @@
 package dev.cajon.storage;
 
 import dev.cajon.storage.blob.BlobStore;
+import dev.cajon.storage.chronicle.BatchJournal;
 import dev.cajon.storage.chronicle.MapFile;
 import dev.cajon.storage.chronicle.WriteJournal;
 import dev.cajon.storage.chronicle.ValueHeader;
@@ -57,6 +58,8 @@ public final class Keyspace implements Closeable {
     private final BlobStore blobs;
     /** Overwrites in flight, one slot per stripe: a crash mid-overwrite cannot lose the key. */
     private final WriteJournal journal;
+    /** The multi-key write in flight (MSET, MSETNX, RENAME): a crash cannot leave it half applied. */
+    private final BatchJournal batch;
     private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
     private final LongAdder keys = new LongAdder();
     /** Live keys that carry a deadline (INFO keyspace "expires"). */
@@ -82,8 +85,9 @@ public final class Keyspace implements Closeable {
             new java.util.concurrent.locks.ReentrantReadWriteLock();
 
     private Keyspace(String name, Clock clock, MapFile file, BlobStore blobs, WriteJournal journal,
-                     ExpiryListener listener) {
+                     BatchJournal batch, ExpiryListener listener) {
         this.journal = journal;
+        this.batch = batch;
         this.expiryListener = listener == null ? ExpiryListener.NONE : listener;
         this.name = name;
         this.clock = clock;
@@ -103,7 +107,8 @@ public final class Keyspace implements Closeable {
     public static Keyspace open(Path dir, String name, Clock clock, boolean recover, ExpiryListener listener) {
         MapFile f = MapFile.open(dir, name, recover);
         WriteJournal journal = WriteJournal.open(dir.resolve(JOURNAL_FILE), STRIPES);
-        Keyspace ks = new Keyspace(name, clock, f, new BlobStore(dir.resolve("blobs")), journal, listener);
+        BatchJournal batch = BatchJournal.open(dir.resolve(BATCH_FILE));
+        Keyspace ks = new Keyspace(name, clock, f, new BlobStore(dir.resolve("blobs")), journal, batch, listener);
         ks.replayJournal();
         ks.loadScan();
         return ks;
@@ -111,6 +116,8 @@ public final class Keyspace implements Closeable {
 
     /** The file of the in-flight write journal, beside the map generations. */
     public static final String JOURNAL_FILE = "inflight.journal";
+    /** The file of the multi-key write in flight, beside the map generations. */
+    public static final String BATCH_FILE = "inflight.batch";
 
     /**
      * Applies again every write that was in flight when the process stopped (see
@@ -127,6 +134,22 @@ public final class Keyspace implements Closeable {
         }
         if (!pending.isEmpty()) {
             log.warn("{}: applied {} write(s) that were in flight when the server stopped", name, pending.size());
+        }
+        // after the single writes: a multi-key write's own overwrites may also be in their slots,
+        // with the same values
+        List<BatchJournal.Entry> writes = batch.pending();
+        for (BatchJournal.Entry w : writes) {
+            if (w.value() == null) {
+                map().remove(w.key());
+            } else {
+                ValueHeader.checkLayout(w.value());
+                map().put(w.key(), w.value());
+            }
+        }
+        if (!writes.isEmpty()) {
+            batch.clear();
+            log.warn("{}: applied a multi-key write of {} key(s) that was in flight when the server stopped: {}",
+                    name, writes.size(), writes.size() <= 4 ? writes : writes.subList(0, 4) + "...");
         }
     }
 
@@ -768,16 +791,55 @@ public final class Keyspace implements Closeable {
         byte[][] kv = mapKeys(userKv);
         byte[][] ks = keysOf(kv);
         locked(ks, keysOf(userKv), () -> {
+            setAll(kv);
+            return null;
+        });
+    }
+
+    /**
+     * MSET's writes, with every stripe held: all of them or (after a crash) none is applied, see
+     * {@link BatchJournal}. Large values go to their blob files first, so the batch names them.
+     */
+    private void setAll(byte[][] kv) {
+        byte[][] stored = new byte[kv.length / 2][];
+        for (int i = 0; i < kv.length; i += 2) {
+            byte[] v = kv[i + 1];
+            stored[i / 2] = v.length <= BLOB_THRESHOLD ? ValueHeader.raw(v, ValueHeader.NO_EXPIRY)
+                    : encode(v, 0, v.length, ValueHeader.NO_EXPIRY);
+        }
+        boolean journaled = beginBatch(kv, stored);
+        try {
             for (int i = 0; i < kv.length; i += 2) {
                 if (kv[i + 1].length <= BLOB_THRESHOLD) {
                     setInPlace(kv[i], kv[i + 1], SetCondition.ALWAYS, ValueHeader.NO_EXPIRY);
                 } else {
-                    byte[] old = readLive(kv[i]);
-                    putEncoded(kv[i], encode(kv[i + 1], 0, kv[i + 1].length, ValueHeader.NO_EXPIRY), old);
+                    putEncoded(kv[i], stored[i / 2], readLive(kv[i]));
                 }
             }
-            return null;
-        });
+        } finally {
+            if (journaled) {
+                batch.end();
+            }
+        }
+    }
+
+    /**
+     * Records a multi-key write in the batch journal; false (nothing recorded) when it writes one
+     * key only, which the single-write journal already covers. A key given twice is recorded with
+     * its last value, as it ends up.
+     */
+    private boolean beginBatch(byte[][] kv, byte[][] stored) {
+        java.util.Map<java.nio.ByteBuffer, BatchJournal.Entry> last = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            java.nio.ByteBuffer k = java.nio.ByteBuffer.wrap(kv[i]);
+            last.remove(k);
+            last.put(k, new BatchJournal.Entry(kv[i], stored[i / 2]));
+        }
+        if (last.size() < 2) {
+            return false;
+        }
+        batch.begin(new ArrayList<>(last.values()));
+        return true;
     }
 
     /** MSETNX: sets every pair only if none of the keys exists. Returns whether it did. */
@@ -790,10 +852,7 @@ public final class Keyspace implements Closeable {
                     return false;
                 }
             }
-            for (int i = 0; i < kv.length; i += 2) {
-                byte[] old = readLive(kv[i]); // an earlier pair may have set the same key
-                putEncoded(kv[i], encode(kv[i + 1], 0, kv[i + 1].length, ValueHeader.NO_EXPIRY), old);
-            }
+            setAll(kv);
             return true;
         });
     }
@@ -1071,8 +1130,15 @@ public final class Keyspace implements Closeable {
             if (nx && old != null) {
                 return OpStatus.NOT_APPLIED;
             }
-            put(dst, v, old);
-            map().remove(src);
+            // both names change together: after a crash the value is under one of them, never both
+            // (they would share one blob file) and never neither
+            batch.begin(List.of(new BatchJournal.Entry(dst, v), new BatchJournal.Entry(src, null)));
+            try {
+                put(dst, v, old);
+                map().remove(src);
+            } finally {
+                batch.end();
+            }
             accountRemoval(ValueHeader.expireAt(v), ValueHeader.NO_BLOB); // the blob moved with the key
             if (old != null && ValueHeader.isBlob(old)) {
                 blobs.delete(ValueHeader.blobId(old));
@@ -1478,6 +1544,7 @@ public final class Keyspace implements Closeable {
         try {
             closed = true;
             file.close();
+            batch.close();
         } finally {
             unlockAll();
         }
