@@ -58,7 +58,7 @@ public final class Keyspace implements Closeable {
     private final BlobStore blobs;
     /** Overwrites in flight, one slot per stripe: a crash mid-overwrite cannot lose the key. */
     private final WriteJournal journal;
-    /** The multi-key write in flight (MSET, MSETNX, RENAME): a crash cannot leave it half applied. */
+    /** Multi-key writes in flight (MSET, MSETNX, RENAME): a crash cannot leave one half applied. */
     private final BatchJournal batch;
     private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
     private final LongAdder keys = new LongAdder();
@@ -107,7 +107,7 @@ public final class Keyspace implements Closeable {
     public static Keyspace open(Path dir, String name, Clock clock, boolean recover, ExpiryListener listener) {
         MapFile f = MapFile.open(dir, name, recover);
         WriteJournal journal = WriteJournal.open(dir.resolve(JOURNAL_FILE), STRIPES);
-        BatchJournal batch = BatchJournal.open(dir.resolve(BATCH_FILE));
+        BatchJournal batch = BatchJournal.open(dir.resolve(BATCH_FILE), STRIPES);
         Keyspace ks = new Keyspace(name, clock, f, new BlobStore(dir.resolve("blobs")), journal, batch, listener);
         ks.replayJournal();
         ks.loadScan();
@@ -116,7 +116,7 @@ public final class Keyspace implements Closeable {
 
     /** The file of the in-flight write journal, beside the map generations. */
     public static final String JOURNAL_FILE = "inflight.journal";
-    /** The file of the multi-key write in flight, beside the map generations. */
+    /** The file of the multi-key writes in flight, beside the map generations. */
     public static final String BATCH_FILE = "inflight.batch";
 
     /**
@@ -137,19 +137,21 @@ public final class Keyspace implements Closeable {
         }
         // after the single writes: a multi-key write's own overwrites may also be in their slots,
         // with the same values
-        List<BatchJournal.Entry> writes = batch.pending();
-        for (BatchJournal.Entry w : writes) {
-            if (w.value() == null) {
-                map().remove(w.key());
-            } else {
-                ValueHeader.checkLayout(w.value());
-                map().put(w.key(), w.value());
+        List<List<BatchJournal.Entry>> batches = batch.pending();
+        for (List<BatchJournal.Entry> writes : batches) {
+            for (BatchJournal.Entry w : writes) {
+                if (w.value() == null) {
+                    map().remove(w.key());
+                } else {
+                    ValueHeader.checkLayout(w.value());
+                    map().put(w.key(), w.value());
+                }
             }
-        }
-        if (!writes.isEmpty()) {
-            batch.clear();
             log.warn("{}: applied a multi-key write of {} key(s) that was in flight when the server stopped: {}",
                     name, writes.size(), writes.size() <= 4 ? writes : writes.subList(0, 4) + "...");
+        }
+        if (!batches.isEmpty()) {
+            batch.clearAll();
         }
     }
 
@@ -807,7 +809,7 @@ public final class Keyspace implements Closeable {
             stored[i / 2] = v.length <= BLOB_THRESHOLD ? ValueHeader.raw(v, ValueHeader.NO_EXPIRY)
                     : encode(v, 0, v.length, ValueHeader.NO_EXPIRY);
         }
-        boolean journaled = beginBatch(kv, stored);
+        int token = beginBatch(kv, stored);
         try {
             for (int i = 0; i < kv.length; i += 2) {
                 if (kv[i + 1].length <= BLOB_THRESHOLD) {
@@ -817,29 +819,30 @@ public final class Keyspace implements Closeable {
                 }
             }
         } finally {
-            if (journaled) {
-                batch.end();
+            if (token != NO_BATCH) {
+                batch.end(token);
             }
         }
     }
 
+    private static final int NO_BATCH = Integer.MIN_VALUE;
+
     /**
-     * Records a multi-key write in the batch journal; false (nothing recorded) when it writes one
-     * key only, which the single-write journal already covers. A key given twice is recorded with
-     * its last value, as it ends up.
+     * Records MSET's writes in the batch journal, in the slot of the lowest stripe the command
+     * holds; NO_BATCH (nothing recorded) for a single pair, which the single-write journal covers.
+     * A key given twice is recorded twice, in order: applied again, the last value wins, as it did.
      */
-    private boolean beginBatch(byte[][] kv, byte[][] stored) {
-        java.util.Map<java.nio.ByteBuffer, BatchJournal.Entry> last = new java.util.LinkedHashMap<>();
+    private int beginBatch(byte[][] kv, byte[][] stored) {
+        if (kv.length <= 2) {
+            return NO_BATCH;
+        }
+        List<BatchJournal.Entry> writes = new ArrayList<>(kv.length / 2);
+        int lowest = Integer.MAX_VALUE;
         for (int i = 0; i < kv.length; i += 2) {
-            java.nio.ByteBuffer k = java.nio.ByteBuffer.wrap(kv[i]);
-            last.remove(k);
-            last.put(k, new BatchJournal.Entry(kv[i], stored[i / 2]));
+            writes.add(new BatchJournal.Entry(kv[i], stored[i / 2]));
+            lowest = Math.min(lowest, stripeOf(kv[i]));
         }
-        if (last.size() < 2) {
-            return false;
-        }
-        batch.begin(new ArrayList<>(last.values()));
-        return true;
+        return batch.begin(lowest, writes);
     }
 
     /** MSETNX: sets every pair only if none of the keys exists. Returns whether it did. */
@@ -1132,12 +1135,13 @@ public final class Keyspace implements Closeable {
             }
             // both names change together: after a crash the value is under one of them, never both
             // (they would share one blob file) and never neither
-            batch.begin(List.of(new BatchJournal.Entry(dst, v), new BatchJournal.Entry(src, null)));
+            int token = batch.begin(Math.min(stripeOf(src), stripeOf(dst)),
+                    List.of(new BatchJournal.Entry(dst, v), new BatchJournal.Entry(src, null)));
             try {
                 put(dst, v, old);
                 map().remove(src);
             } finally {
-                batch.end();
+                batch.end(token);
             }
             accountRemoval(ValueHeader.expireAt(v), ValueHeader.NO_BLOB); // the blob moved with the key
             if (old != null && ValueHeader.isBlob(old)) {

@@ -44,8 +44,8 @@ class MultiKeyCrashRecoveryTest {
 
     /** Leaves {@code writes} marked in flight, as a kill after BatchJournal.begin does. */
     private void batchInFlight(BatchJournal.Entry... writes) {
-        try (BatchJournal j = BatchJournal.open(db0().resolve(Keyspace.BATCH_FILE))) {
-            j.begin(List.of(writes));
+        try (BatchJournal j = BatchJournal.open(db0().resolve(Keyspace.BATCH_FILE), Keyspace.STRIPES)) {
+            j.begin(17, List.of(writes));
         }
     }
 
@@ -144,7 +144,7 @@ class MultiKeyCrashRecoveryTest {
             assertEquals(OpStatus.OK, db0.rename(b("m1"), b("r1"), false));
             assertEquals("3", str(db0.get(b("r1"))), "MSET's last value for a key given twice");
         }
-        try (BatchJournal j = BatchJournal.open(db0().resolve(Keyspace.BATCH_FILE))) {
+        try (BatchJournal j = BatchJournal.open(db0().resolve(Keyspace.BATCH_FILE), Keyspace.STRIPES)) {
             assertEquals(List.of(), j.pending(), "no multi-key write is marked in flight once it returned");
         }
     }

@@ -16,83 +16,100 @@ import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The multi-key write in flight on a keyspace (MSET, MSETNX, RENAME), kept in a file so that a
- * process crash cannot leave it half applied.
+ * The multi-key writes in flight on a keyspace (MSET, MSETNX, RENAME), kept in a file so that a
+ * process crash cannot leave one half applied.
  *
  * <p>{@link WriteJournal} makes each single overwrite all-or-nothing; a command that writes several
  * keys is several map operations, and a kill between two of them would leave some keys written
  * and others not (or, for RENAME, the value under both names, sharing one blob file). So before
  * such a command touches the map, every key it writes and the complete stored value it gets (or
  * "removed") is written here and the batch is marked pending; once every map operation is done
- * the mark is cleared. Opening the keyspace applies a still-pending batch again, whole: puts and
- * removals are idempotent, so it does not matter how much of it had been applied.
+ * the mark is cleared. Opening the keyspace applies every still-pending batch again, whole: puts
+ * and removals are idempotent, so it does not matter how much of one had been applied, and
+ * batches in flight together never share a key (each holds its keys' stripe locks), so their
+ * order does not matter either.
  *
- * <p>One batch at a time per keyspace ({@link #begin} takes a lock that {@link #end} releases; the
- * callers already hold every key's stripe lock, always taken before this one). Batches up to
- * {@value #MAPPED} bytes are copied into a memory-mapped window; a larger one is written through
- * the file channel. Both reach the page cache before the mark is set, which is what survives the
- * process (as with the rest of Cajon's files, not a power loss).
+ * <p>One slot per stripe, used by the command whose lowest stripe it is: the command holds that
+ * stripe's lock for its whole life, so no two commands in flight share a slot and slots need no
+ * lock of their own (a single lock cost MSET half its throughput with two event loops). A batch
+ * that does not fit a slot goes to the large area after the slots, written through the file
+ * channel under a lock of its own. Slots are memory-mapped; the file is sparse, so only slots
+ * ever used take disk. Everything reaches the page cache before the mark is set, which is what
+ * survives the process (as with the rest of Cajon's files, not a power loss).
  *
  * <h2>Persisted layout (little-endian; pinned by BatchJournalTest)</h2>
  * <pre>
- * header, 64 bytes: magic "CBATCH01" (8) | state (int: 0 idle, 1 pending) | record count (int)
- *                   | body length (long) | zeros
- * body at 64, per record: key length (int) | value length (int, -1: the key is removed)
- *                   | key | value
+ * header, 64 bytes: magic "CBATCH02" (8) | slot count (int) | slot size 2048 (int)
+ *                   | large area: state (int) | record count (int) | body length (long) | zeros
+ * slot i at 64 + i * 2048: state (int: 0 idle, 1 pending) | record count (int)
+ *                   | body length (int) | zero (int) | body
+ * large area at 64 + slots * 2048: body
+ * body, per record: key length (int) | value length (int, -1: the key is removed) | key | value
  * </pre>
  */
 public final class BatchJournal implements AutoCloseable {
-    static final byte[] MAGIC = {'C', 'B', 'A', 'T', 'C', 'H', '0', '1'};
+    static final byte[] MAGIC = {'C', 'B', 'A', 'T', 'C', 'H', '0', '2'};
     static final int HEADER = 64;
+    static final int SLOT_SIZE = 2048;
+    static final int SLOT_HEADER = 16;
+    static final int SLOT_BODY = SLOT_SIZE - SLOT_HEADER;
     static final int IDLE = 0;
     static final int PENDING = 1;
     static final int REMOVED = -1;
-    /** Bytes of the file that are memory-mapped: the header and bodies up to this size. */
-    static final int MAPPED = 1 << 20;
+    /** {@link #begin}'s answer for a batch written to the large area. */
+    static final int LARGE = -1;
+    private static final int LARGE_STATE = 16;
 
     private static final VarHandle INT = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final Path file;
+    private final int slots;
     private final FileChannel channel;
     private final MappedByteBuffer buf;
-    private final ReentrantLock lock = new ReentrantLock();
+    private final ReentrantLock largeLock = new ReentrantLock();
 
     /** One write of a batch: {@code value} null means the key is removed. */
     public record Entry(byte[] key, byte[] value) {
         @Override
         public String toString() {
-            return new String(key, java.nio.charset.StandardCharsets.ISO_8859_1) + (value == null ? " removed" : " = "
-                    + value.length + " bytes");
+            return new String(key, java.nio.charset.StandardCharsets.ISO_8859_1)
+                    + (value == null ? " removed" : " = " + value.length + " bytes");
         }
     }
 
-    private BatchJournal(Path file, FileChannel channel, MappedByteBuffer buf) {
+    private BatchJournal(Path file, int slots, FileChannel channel, MappedByteBuffer buf) {
         this.file = file;
+        this.slots = slots;
         this.channel = channel;
         this.buf = buf;
     }
 
-    /** Opens (creating if needed) the batch journal at {@code file}. */
-    public static BatchJournal open(Path file) {
+    /** Opens (creating if needed) the batch journal at {@code file} with {@code slots} slots. */
+    public static BatchJournal open(Path file, int slots) {
         FileChannel ch = null;
         try {
             ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
             long existing = ch.size();
-            if (existing != 0 && existing < HEADER) {
-                throw notABatchJournal(file, "size " + existing);
+            long mapped = HEADER + (long) slots * SLOT_SIZE;
+            if (existing != 0 && existing < mapped) {
+                // checked before mapping: mapping would grow the file
+                throw notABatchJournal(file, slots, "size " + existing);
             }
-            MappedByteBuffer buf = ch.map(FileChannel.MapMode.READ_WRITE, 0, MAPPED);
+            MappedByteBuffer buf = ch.map(FileChannel.MapMode.READ_WRITE, 0, mapped);
             buf.order(ByteOrder.LITTLE_ENDIAN);
             if (existing == 0) {
                 buf.put(0, MAGIC);
+                buf.putInt(8, slots);
+                buf.putInt(12, SLOT_SIZE);
             } else {
                 byte[] magic = new byte[MAGIC.length];
                 buf.get(0, magic);
-                if (!Arrays.equals(magic, MAGIC)) {
-                    throw notABatchJournal(file, "magic " + Arrays.toString(magic));
+                if (!Arrays.equals(magic, MAGIC) || buf.getInt(8) != slots || buf.getInt(12) != SLOT_SIZE) {
+                    throw notABatchJournal(file, slots, "header " + Arrays.toString(magic) + " " + buf.getInt(8)
+                            + " " + buf.getInt(12));
                 }
             }
-            return new BatchJournal(file, ch, buf);
+            return new BatchJournal(file, slots, ch, buf);
         } catch (IOException e) {
             closeQuietly(ch);
             throw new UncheckedIOException(e);
@@ -112,55 +129,69 @@ public final class BatchJournal implements AutoCloseable {
         }
     }
 
-    private static IllegalStateException notABatchJournal(Path file, String why) {
-        return new IllegalStateException(file + " is not a batch journal (" + why + ")");
+    private static IllegalStateException notABatchJournal(Path file, int slots, String why) {
+        return new IllegalStateException(file + " is not a batch journal of " + slots + " slots (" + why + ")");
     }
 
     public Path file() {
         return file;
     }
 
+    private static int slotOffset(int slot) {
+        return HEADER + slot * SLOT_SIZE;
+    }
+
+    private long largeOffset() {
+        return HEADER + (long) slots * SLOT_SIZE;
+    }
+
     /**
      * Records the writes of one multi-key command before any is made, and marks them pending.
-     * Takes this journal's lock until {@link #end}; call {@code end} in a finally.
+     * {@code slot} is the lowest stripe the command holds. Returns the token to give {@link #end}
+     * (in a finally) once every write is done.
      */
-    public void begin(List<Entry> writes) {
+    public int begin(int slot, List<Entry> writes) {
         long len = 0;
         for (Entry w : writes) {
             len += 8L + w.key().length + (w.value() == null ? 0 : w.value().length);
         }
-        lock.lock();
+        if (len <= SLOT_BODY) {
+            int at = slotOffset(slot);
+            int p = at + SLOT_HEADER;
+            for (Entry w : writes) {
+                buf.putInt(p, w.key().length);
+                buf.putInt(p + 4, w.value() == null ? REMOVED : w.value().length);
+                buf.put(p + 8, w.key());
+                p += 8 + w.key().length;
+                if (w.value() != null) {
+                    buf.put(p, w.value());
+                    p += w.value().length;
+                }
+            }
+            buf.putInt(at + 4, writes.size());
+            buf.putInt(at + 8, (int) len);
+            // the body is complete before it is marked, and marked before the map is touched
+            INT.setVolatile(buf, at, PENDING);
+            return slot;
+        }
+        largeLock.lock();
         boolean ok = false;
         try {
-            if (HEADER + len <= MAPPED) {
-                int p = HEADER;
-                for (Entry w : writes) {
-                    buf.putInt(p, w.key().length);
-                    buf.putInt(p + 4, w.value() == null ? REMOVED : w.value().length);
-                    buf.put(p + 8, w.key());
-                    p += 8 + w.key().length;
-                    if (w.value() != null) {
-                        buf.put(p, w.value());
-                        p += w.value().length;
-                    }
-                }
-            } else {
-                writeThroughChannel(writes, len);
-            }
-            buf.putInt(12, writes.size());
-            buf.putLong(16, len);
-            // the body is complete before it is marked, and marked before the map is touched
-            INT.setVolatile(buf, 8, PENDING);
+            writeLarge(writes, len);
+            buf.putInt(LARGE_STATE + 4, writes.size());
+            buf.putLong(LARGE_STATE + 8, len);
+            INT.setVolatile(buf, LARGE_STATE, PENDING);
             ok = true;
+            return LARGE;
         } finally {
             if (!ok) {
-                lock.unlock();
+                largeLock.unlock();
             }
         }
     }
 
-    private void writeThroughChannel(List<Entry> writes, long len) {
-        if (len > Integer.MAX_VALUE - HEADER) {
+    private void writeLarge(List<Entry> writes, long len) {
+        if (len > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("a batch of " + len + " bytes is too large");
         }
         ByteBuffer body = ByteBuffer.allocate((int) len).order(ByteOrder.LITTLE_ENDIAN);
@@ -174,7 +205,7 @@ public final class BatchJournal implements AutoCloseable {
         }
         body.flip();
         try {
-            long pos = HEADER;
+            long pos = largeOffset();
             while (body.hasRemaining()) {
                 pos += channel.write(body, pos);
             }
@@ -183,54 +214,54 @@ public final class BatchJournal implements AutoCloseable {
         }
     }
 
-    /** Every write of the batch is done (or none was made): clears the mark, lets go of the lock. */
-    public void end() {
-        try {
-            if (buf.getInt(8) != IDLE) {
-                // ordered after every store of the map operations, including Chronicle's checksums
-                INT.setRelease(buf, 8, IDLE);
+    /** Every write of the batch {@code token} names is done (or none was made): clears its mark. */
+    public void end(int token) {
+        if (token == LARGE) {
+            try {
+                INT.setRelease(buf, LARGE_STATE, IDLE);
+            } finally {
+                largeLock.unlock();
             }
-        } finally {
-            lock.unlock();
+            return;
         }
+        // ordered after every store of the map operations, including Chronicle's checksums
+        INT.setRelease(buf, slotOffset(token), IDLE);
     }
 
-    /** The batch that was in flight when this journal was last used, or an empty list. */
-    public List<Entry> pending() {
+    /**
+     * The batches that were in flight when this journal was last used (none if it stopped
+     * cleanly). Reads through the file, so that slots never used stay holes.
+     */
+    public List<List<Entry>> pending() {
+        List<List<Entry>> out = new ArrayList<>();
         try {
-            ByteBuffer head = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
-            readFully(head, 0);
-            int state = head.getInt(8);
-            if (state == IDLE) {
-                return List.of();
+            ByteBuffer dense = ByteBuffer.allocate(HEADER + slots * SLOT_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+            readFully(dense, 0);
+            for (int s = 0; s < slots; s++) {
+                int at = slotOffset(s);
+                int state = dense.getInt(at);
+                if (state == IDLE) {
+                    continue;
+                }
+                int count = dense.getInt(at + 4);
+                int len = dense.getInt(at + 8);
+                if (state != PENDING || count < 0 || len < 0 || len > SLOT_BODY) {
+                    throw damaged("slot " + s + ": state " + state + ", " + count + " records, " + len + " bytes");
+                }
+                out.add(parse(dense.slice(at + SLOT_HEADER, len).order(ByteOrder.LITTLE_ENDIAN), count, "slot " + s));
             }
-            int count = head.getInt(12);
-            long len = head.getLong(16);
-            if (state != PENDING || count < 0 || len < 0 || len > Integer.MAX_VALUE - HEADER
-                    || HEADER + len > channel.size()) {
-                throw damaged("state " + state + ", " + count + " records, " + len + " bytes, file " + channel.size());
-            }
-            ByteBuffer body = ByteBuffer.allocate((int) len).order(ByteOrder.LITTLE_ENDIAN);
-            readFully(body, HEADER);
-            body.flip();
-            List<Entry> out = new ArrayList<>(count);
-            for (int i = 0; i < count; i++) {
-                if (body.remaining() < 8) {
-                    throw damaged("record " + i + " of " + count + " is cut short");
+            int state = dense.getInt(LARGE_STATE);
+            if (state != IDLE) {
+                int count = dense.getInt(LARGE_STATE + 4);
+                long len = dense.getLong(LARGE_STATE + 8);
+                if (state != PENDING || count < 0 || len < 0 || len > Integer.MAX_VALUE
+                        || largeOffset() + len > channel.size()) {
+                    throw damaged("large batch: state " + state + ", " + count + " records, " + len + " bytes");
                 }
-                int kl = body.getInt();
-                int vl = body.getInt();
-                if (kl < 0 || vl < REMOVED || (long) kl + Math.max(vl, 0) > body.remaining()) {
-                    throw damaged("record " + i + ": key " + kl + " bytes, value " + vl + " bytes");
-                }
-                byte[] key = new byte[kl];
-                body.get(key);
-                byte[] value = null;
-                if (vl != REMOVED) {
-                    value = new byte[vl];
-                    body.get(value);
-                }
-                out.add(new Entry(key, value));
+                ByteBuffer body = ByteBuffer.allocate((int) len).order(ByteOrder.LITTLE_ENDIAN);
+                readFully(body, largeOffset());
+                body.flip();
+                out.add(parse(body, count, "large batch"));
             }
             return out;
         } catch (IOException e) {
@@ -238,10 +269,39 @@ public final class BatchJournal implements AutoCloseable {
         }
     }
 
+    private List<Entry> parse(ByteBuffer body, int count, String where) {
+        List<Entry> batch = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            if (body.remaining() < 8) {
+                throw damaged(where + ": record " + i + " of " + count + " is cut short");
+            }
+            int kl = body.getInt();
+            int vl = body.getInt();
+            if (kl < 0 || vl < REMOVED || (long) kl + Math.max(vl, 0) > body.remaining()) {
+                throw damaged(where + ": record " + i + ": key " + kl + " bytes, value " + vl + " bytes");
+            }
+            byte[] key = new byte[kl];
+            body.get(key);
+            byte[] value = null;
+            if (vl != REMOVED) {
+                value = new byte[vl];
+                body.get(value);
+            }
+            batch.add(new Entry(key, value));
+        }
+        return batch;
+    }
+
     /** After {@link #pending} was applied on open: nothing is in flight any more. */
-    public void clear() {
-        lock.lock();
-        end();
+    public void clearAll() {
+        for (int s = 0; s < slots; s++) {
+            if (buf.getInt(slotOffset(s)) != IDLE) {
+                INT.setRelease(buf, slotOffset(s), IDLE);
+            }
+        }
+        if (buf.getInt(LARGE_STATE) != IDLE) {
+            INT.setRelease(buf, LARGE_STATE, IDLE);
+        }
     }
 
     private IllegalStateException damaged(String what) {

@@ -19,6 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The multi-key write journal: its persisted bytes, and what a reopen finds pending. */
 class BatchJournalTest {
+    static final int SLOTS = 16;
+
     @TempDir
     Path dir;
 
@@ -26,103 +28,116 @@ class BatchJournalTest {
         return dir.resolve("inflight.batch");
     }
 
+    private static BatchJournal.Entry put(String k, String v) {
+        return new BatchJournal.Entry(b(k), b(v));
+    }
+
+    private static BatchJournal.Entry removed(String k) {
+        return new BatchJournal.Entry(b(k), null);
+    }
+
     @Test
-    void aBatchLeftPendingIsFoundWholeByTheNextOpen() {
-        try (BatchJournal j = BatchJournal.open(file())) {
+    void batchesLeftPendingAreFoundWholeByTheNextOpen() {
+        try (BatchJournal j = BatchJournal.open(file(), SLOTS)) {
             assertEquals(List.of(), j.pending(), "a new journal has nothing in flight");
-            j.begin(List.of(new BatchJournal.Entry(b("dst"), b("value")), new BatchJournal.Entry(b("src"), null)));
+            j.begin(3, List.of(put("dst", "value"), removed("src")));
+            j.begin(9, List.of(put("a", "1"), put("b", "2"), put("a", "3")));
             // no end(): the process died here
         }
-        try (BatchJournal j = BatchJournal.open(file())) {
-            List<BatchJournal.Entry> p = j.pending();
+        try (BatchJournal j = BatchJournal.open(file(), SLOTS)) {
+            List<List<BatchJournal.Entry>> p = j.pending();
             assertEquals(2, p.size());
-            assertArrayEquals(b("dst"), p.get(0).key());
-            assertArrayEquals(b("value"), p.get(0).value());
-            assertArrayEquals(b("src"), p.get(1).key());
-            assertNull(p.get(1).value(), "a removal");
-            j.clear();
+            List<BatchJournal.Entry> rename = p.get(0);
+            assertArrayEquals(b("dst"), rename.get(0).key());
+            assertArrayEquals(b("value"), rename.get(0).value());
+            assertArrayEquals(b("src"), rename.get(1).key());
+            assertNull(rename.get(1).value(), "a removal");
+            assertEquals(3, p.get(1).size(), "a key given twice is kept twice, in order");
+            assertArrayEquals(b("3"), p.get(1).get(2).value());
+            j.clearAll();
             assertEquals(List.of(), j.pending());
         }
-        try (BatchJournal j = BatchJournal.open(file())) {
+        try (BatchJournal j = BatchJournal.open(file(), SLOTS)) {
             assertEquals(List.of(), j.pending(), "cleared for good");
         }
     }
 
     @Test
     void anEndedBatchLeavesNothingPending() {
-        try (BatchJournal j = BatchJournal.open(file())) {
-            j.begin(List.of(new BatchJournal.Entry(b("a"), b("1")), new BatchJournal.Entry(b("b"), b("2"))));
-            j.end();
+        try (BatchJournal j = BatchJournal.open(file(), SLOTS)) {
+            int t = j.begin(0, List.of(put("a", "1"), put("b", "2")));
+            int u = j.begin(1, List.of(put("c", "3"), put("d", "4")));
+            j.end(t);
+            assertEquals(1, j.pending().size(), "the other batch is still in flight");
+            j.end(u);
             assertEquals(List.of(), j.pending());
-            // the lock was let go: the next batch can begin on another thread
-            Thread t = new Thread(() -> {
-                j.begin(List.of(new BatchJournal.Entry(b("c"), b("3"))));
-                j.end();
-            });
-            t.start();
-            assertTrue(joined(t), "a second batch could begin after the first ended");
         }
-    }
-
-    private static boolean joined(Thread t) {
-        try {
-            t.join(10_000);
-        } catch (InterruptedException e) {
-            throw new AssertionError(e);
-        }
-        return !t.isAlive();
     }
 
     @Test
-    void aBatchLargerThanTheMappedWindowGoesThroughTheFile() {
+    void aBatchLargerThanASlotGoesToTheLargeAreaAndLetsGoOfItsLock() throws Exception {
         byte[] big = TestData.pattern(700 * 1024, 5);
-        try (BatchJournal j = BatchJournal.open(file())) {
-            j.begin(List.of(new BatchJournal.Entry(b("x"), big), new BatchJournal.Entry(b("y"), big),
-                    new BatchJournal.Entry(b("z"), null)));
+        try (BatchJournal j = BatchJournal.open(file(), SLOTS)) {
+            int t = j.begin(2, List.of(new BatchJournal.Entry(b("x"), big), new BatchJournal.Entry(b("y"), big),
+                    removed("z")));
+            assertEquals(BatchJournal.LARGE, t);
+            j.end(t);
+            Thread other = new Thread(() -> j.begin(5, List.of(new BatchJournal.Entry(b("w"), big), removed("v"))));
+            other.start();
+            other.join(10_000);
+            assertTrue(!other.isAlive(), "a second large batch could begin after the first ended");
         }
-        try (BatchJournal j = BatchJournal.open(file())) {
-            List<BatchJournal.Entry> p = j.pending();
-            assertEquals(3, p.size());
-            assertArrayEquals(big, p.get(0).value());
-            assertArrayEquals(big, p.get(1).value());
-            assertNull(p.get(2).value());
+        try (BatchJournal j = BatchJournal.open(file(), SLOTS)) {
+            List<List<BatchJournal.Entry>> p = j.pending();
+            assertEquals(1, p.size());
+            assertArrayEquals(big, p.get(0).get(0).value());
+            assertNull(p.get(0).get(1).value());
         }
     }
 
     @Test
     void persistedLayoutIsPinned() throws Exception {
         // persisted format: a later version must still read what this one left in flight
-        try (BatchJournal j = BatchJournal.open(file())) {
-            j.begin(List.of(new BatchJournal.Entry(b("k1"), b("abc")), new BatchJournal.Entry(b("k2"), null)));
+        try (BatchJournal j = BatchJournal.open(file(), SLOTS)) {
+            j.begin(1, List.of(put("k1", "abc"), removed("k2")));
         }
         byte[] all = Files.readAllBytes(file());
+        assertEquals(64 + SLOTS * 2048, all.length, "header and slots; the large area only when used");
         ByteBuffer bb = ByteBuffer.wrap(all).order(ByteOrder.LITTLE_ENDIAN);
-        assertArrayEquals(b("CBATCH01"), java.util.Arrays.copyOf(all, 8));
-        assertEquals(1, bb.getInt(8), "state: pending");
-        assertEquals(2, bb.getInt(12), "records");
-        assertEquals(8 + 2 + 3 + 8 + 2, bb.getLong(16), "body length");
-        assertEquals(2, bb.getInt(64));
-        assertEquals(3, bb.getInt(68));
-        assertArrayEquals(b("k1abc"), java.util.Arrays.copyOfRange(all, 72, 77));
-        assertEquals(2, bb.getInt(77));
-        assertEquals(-1, bb.getInt(81), "value length -1: removed");
-        assertArrayEquals(b("k2"), java.util.Arrays.copyOfRange(all, 85, 87));
+        assertArrayEquals(b("CBATCH02"), java.util.Arrays.copyOf(all, 8));
+        assertEquals(SLOTS, bb.getInt(8));
+        assertEquals(2048, bb.getInt(12));
+        assertEquals(0, bb.getInt(16), "large area idle");
+        int slot = 64 + 2048;
+        assertEquals(0, bb.getInt(64), "slot 0 idle");
+        assertEquals(1, bb.getInt(slot), "slot 1 pending");
+        assertEquals(2, bb.getInt(slot + 4), "records");
+        assertEquals(8 + 2 + 3 + 8 + 2, bb.getInt(slot + 8), "body length");
+        int body = slot + 16;
+        assertEquals(2, bb.getInt(body));
+        assertEquals(3, bb.getInt(body + 4));
+        assertArrayEquals(b("k1abc"), java.util.Arrays.copyOfRange(all, body + 8, body + 13));
+        assertEquals(2, bb.getInt(body + 13));
+        assertEquals(-1, bb.getInt(body + 17), "value length -1: removed");
+        assertArrayEquals(b("k2"), java.util.Arrays.copyOfRange(all, body + 21, body + 23));
     }
 
     @Test
     void aDamagedJournalIsReportedNotGuessedAt() throws Exception {
-        try (BatchJournal j = BatchJournal.open(file())) {
-            j.begin(List.of(new BatchJournal.Entry(b("k1"), b("abc")), new BatchJournal.Entry(b("k2"), b("d"))));
+        try (BatchJournal j = BatchJournal.open(file(), SLOTS)) {
+            j.begin(4, List.of(put("k1", "abc"), put("k2", "d")));
         }
         try (RandomAccessFile f = new RandomAccessFile(file().toFile(), "rw")) {
-            f.seek(64);
+            f.seek(64 + 4 * 2048 + 16);
             f.write(new byte[] {(byte) 0xff, (byte) 0xff, 0, 0}); // key length 65535: past the body
         }
-        try (BatchJournal j = BatchJournal.open(file())) {
+        try (BatchJournal j = BatchJournal.open(file(), SLOTS)) {
             IllegalStateException e = assertThrows(IllegalStateException.class, j::pending);
             assertTrue(e.getMessage().contains("damaged"), e.getMessage());
         }
-        Files.write(file(), b("not a journal at all, but long enough to have a header of 64 bytes....."));
-        assertThrows(IllegalStateException.class, () -> BatchJournal.open(file()));
+        assertThrows(IllegalStateException.class, () -> BatchJournal.open(file(), SLOTS * 2),
+                "a journal of another slot count");
+        Files.write(file(), new byte[64 + SLOTS * 2048]);
+        assertThrows(IllegalStateException.class, () -> BatchJournal.open(file(), SLOTS), "no magic");
     }
 }
