@@ -38,6 +38,7 @@ public final class RedisErrors {
             + "the default user. Are you sure your configuration is correct?";
     public static final String INVALID_CLIENT_ID = "ERR Invalid client ID";
     public static final String NO_SHUTDOWN_IN_PROGRESS = "ERR No shutdown in progress.";
+    public static final String NO_CONFIG_FILE = "ERR The server is running without a config file";
 
     public static String unrecognizedOption(byte[] opt) {
         return "ERR Unrecognized option '" + cstr(opt) + "'";
@@ -76,6 +77,14 @@ public final class RedisErrors {
     public static String unknownSubcommand(byte[] sub, String command) {
         return "ERR unknown subcommand '" + cstr(sub, 128) + "'. Try " + command.toUpperCase(java.util.Locale.ROOT)
                 + " HELP.";
+    }
+
+    public static String unknownConfigOption(byte[] name) {
+        return "ERR Unknown option or number of arguments for CONFIG SET - '" + cstr(name) + "'";
+    }
+
+    public static String immutableConfig(byte[] name) {
+        return "ERR CONFIG SET failed (possibly related to argument '" + cstr(name) + "') - can't set immutable config";
     }
 
     public static String unsupportedOption(byte[] opt) {

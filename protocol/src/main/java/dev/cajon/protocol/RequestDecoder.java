@@ -58,7 +58,7 @@ public final class RequestDecoder extends ByteToMessageDecoder {
     /** Redis's PROTO_INLINE_MAX_SIZE: the longest inline line or count line. */
     static final int INLINE_MAX = 64 * 1024;
     /** Redis's proto-max-bulk-len. */
-    static final long MAX_BULK = 512L * 1024 * 1024;
+    public static final long MAX_BULK = 512L * 1024 * 1024;
     /** Bulk arguments start with at most this much memory and grow as their bytes arrive. */
     private static final int INITIAL_BULK = 64 * 1024;
 

@@ -6,6 +6,7 @@ import dev.cajon.server.family.ConnectionFamily;
 import dev.cajon.server.family.CounterFamily;
 import dev.cajon.server.family.ExpiryFamily;
 import dev.cajon.server.family.KeyFamily;
+import dev.cajon.server.family.ConfigFamily;
 import dev.cajon.server.family.ServerFamily;
 import dev.cajon.server.family.StringFamily;
 import dev.cajon.server.session.ClientSession;
@@ -64,6 +65,7 @@ public final class ServerContext {
         CommandTable t = new CommandTable();
         ConnectionFamily.register(t);
         ServerFamily.register(t);
+        ConfigFamily.register(t);
         StringFamily.register(t);
         CounterFamily.register(t);
         KeyFamily.register(t);

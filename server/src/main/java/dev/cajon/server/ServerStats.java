@@ -11,4 +11,23 @@ public final class ServerStats {
     public final LongAdder errorReplies = new LongAdder();
     public final LongAdder netInputBytes = new LongAdder();
     public final LongAdder netOutputBytes = new LongAdder();
+    /** Keys expired before the last CONFIG RESETSTAT (the keyspaces count from their start). */
+    private volatile long expiredKeysBase;
+
+    /** INFO's expired_keys, given every keyspace's count of expired keys since it opened. */
+    public long expiredKeys(long expiredSinceStart) {
+        return Math.max(0, expiredSinceStart - expiredKeysBase);
+    }
+
+    /** CONFIG RESETSTAT: every counter starts again from zero. */
+    public void reset(long expiredSinceStart) {
+        commandsProcessed.reset();
+        connectionsReceived.reset();
+        keyspaceHits.reset();
+        keyspaceMisses.reset();
+        errorReplies.reset();
+        netInputBytes.reset();
+        netOutputBytes.reset();
+        expiredKeysBase = expiredSinceStart;
+    }
 }

@@ -125,6 +125,12 @@ public final class Ctx {
         Resp.arrayHeader(out(), n);
     }
 
+    /** A HELP subcommand's reply: one status line per element, as Redis's addReplyHelp. */
+    public void helpLines(java.util.List<String> lines) {
+        arrayHeader(lines.size());
+        lines.forEach(this::simple);
+    }
+
     /** Counts a read lookup in INFO's keyspace_hits / keyspace_misses, as Redis's lookupKeyRead. */
     public void lookedUp(boolean hit) {
         (hit ? server.stats().keyspaceHits : server.stats().keyspaceMisses).increment();

@@ -241,8 +241,7 @@ public final class ConnectionFamily {
                 "    Assign the name <name> to the current connection.",
                 "HELP",
                 "    Print this help.");
-        c.arrayHeader(lines.size());
-        lines.forEach(c::simple);
+        c.helpLines(lines);
     }
 
     public static void register(CommandTable t) {

@@ -258,8 +258,7 @@ public final class ServerFamily {
                 "    commands are returned.",
                 "HELP",
                 "    Print this help.");
-        c.arrayHeader(lines.size());
-        lines.forEach(c::simple);
+        c.helpLines(lines);
     }
 
     private static CommandSpec find(Ctx c, byte[] name) {
@@ -441,7 +440,7 @@ public final class ServerFamily {
         line(sb, "total_net_input_bytes", st.netInputBytes.sum());
         line(sb, "total_net_output_bytes", st.netOutputBytes.sum());
         line(sb, "rejected_connections", 0);
-        line(sb, "expired_keys", expired);
+        line(sb, "expired_keys", st.expiredKeys(expired));
         line(sb, "evicted_keys", 0);
         line(sb, "keyspace_hits", st.keyspaceHits.sum());
         line(sb, "keyspace_misses", st.keyspaceMisses.sum());

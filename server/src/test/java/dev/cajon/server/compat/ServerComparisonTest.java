@@ -13,7 +13,7 @@ class ServerComparisonTest extends ComparisonTestBase {
         "del", "unlink", "exists", "touch", "type", "rename", "renamenx", "copy", "randomkey",
         "expire", "pexpire", "expireat", "pexpireat", "ttl", "pttl", "expiretime", "pexpiretime", "persist",
         "ping", "echo", "quit", "select", "auth", "hello", "client",
-        "command", "info", "dbsize", "flushdb", "flushall", "time", "shutdown",
+        "command", "info", "dbsize", "flushdb", "flushall", "time", "shutdown", "config",
     };
 
     @Test
@@ -52,6 +52,48 @@ class ServerComparisonTest extends ComparisonTestBase {
                 .cmd("SHUTDOWN", "ABORT")
                 .cmd("SHUTDOWN", "abort")
                 .cmd("PING")
+                .run();
+    }
+
+    /**
+     * CONFIG as clients and tools use it: the values both servers really run with here (the
+     * Redis side is started with --save "" --appendonly no), Redis's errors for what cannot be
+     * set, HELP, and REWRITE without a config file. bind, port and dir differ between the two by
+     * nature: only their shape is compared.
+     */
+    @Test
+    void configGetSetAndErrors() throws Exception {
+        scenario("CONFIG")
+                .cmd("CONFIG", "GET", "maxmemory-policy")
+                .cmd("CONFIG", "GET", "MAXMEMORY-POLICY")
+                .cmd("CONFIG", "GET", "save")
+                .cmd("CONFIG", "GET", "appendonly")
+                .cmd("CONFIG", "GET", "databases")
+                .cmd("CONFIG", "GET", "maxmemory")
+                .cmd("CONFIG", "GET", "timeout")
+                .cmd("CONFIG", "GET", "daemonize")
+                .cmd("CONFIG", "GET", "proto-max-bulk-len")
+                .cmd("CONFIG", "GET", "maxmemory", "maxmemory", "MAXMEMORY")
+                .cmd("CONFIG", "GET", "no-such-parameter")
+                .cmd("CONFIG", "GET", "databa?es")
+                .cmd("CONFIG", "GET", "DATABA[S]ES")
+                .shape("CONFIG", "GET", "port")
+                .shape("CONFIG", "GET", "dir")
+                .shape("CONFIG", "GET", "bind")
+                .cmd("CONFIG", "GET")
+                .cmd("CONFIG", "SET", "no-such-parameter", "1")
+                .cmd("CONFIG", "SET", "databases", "3")
+                .cmd("CONFIG", "SET", "DAEMONIZE", "no")
+                .cmd("CONFIG", "SET", "databases", "3", "daemonize", "yes")
+                .cmd("CONFIG", "SET", "databases")
+                .cmd("CONFIG", "SET", "databases", "3", "daemonize")
+                .cmd("CONFIG", "REWRITE")
+                .cmd("CONFIG", "REWRITE", "x")
+                .cmd("CONFIG", "RESETSTAT", "x")
+                .cmd("CONFIG", "HELP")
+                .cmd("CONFIG", "FOO")
+                .cmd("CONFIG")
+                .cmd("CONFIG", "RESETSTAT")
                 .run();
     }
 

@@ -225,6 +225,31 @@ class ServerFamilyTest extends FamilyTestBase {
     }
 
     @Test
+    void configResetstatStartsTheInfoCountersAgain() {
+        run("set", "a", "v", "px", "100");
+        run("set", "k", "v");
+        run("get", "k");
+        run("get", "nope");
+        advance(101);
+        run("get", "a");
+        Reply before = run("info", "stats");
+        assertEquals("1", infoField(before, "expired_keys"));
+        assertEquals("1", infoField(before, "keyspace_hits"));
+        assertTrue(Long.parseLong(infoField(before, "total_commands_processed")) >= 6);
+        assertOk(run("config", "resetstat"));
+        Reply after = run("info", "stats");
+        assertEquals("0", infoField(after, "expired_keys"));
+        assertEquals("0", infoField(after, "keyspace_hits"));
+        assertEquals("0", infoField(after, "keyspace_misses"));
+        assertTrue(Long.parseLong(infoField(after, "total_commands_processed")) <= 1,
+                "only the INFO itself may have been counted: " + infoField(after, "total_commands_processed"));
+        run("set", "b", "v", "px", "100");
+        advance(101);
+        run("get", "b");
+        assertEquals("1", infoField(run("info", "stats"), "expired_keys"), "counting goes on from zero");
+    }
+
+    @Test
     void infoStatsKeyspaceHitsAndMissesCountEveryReadLookup() {
         run("set", "k", "v");
         Reply before = run("info", "stats");

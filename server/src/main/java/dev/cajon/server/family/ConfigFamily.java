@@ -1,0 +1,147 @@
+package dev.cajon.server.family;
+
+import static dev.cajon.server.command.Specs.container;
+import static dev.cajon.server.command.Specs.sub;
+
+import dev.cajon.protocol.RedisErrors;
+import dev.cajon.protocol.RequestDecoder;
+import dev.cajon.server.ServerContext;
+import dev.cajon.server.command.CommandError;
+import dev.cajon.server.command.CommandTable;
+import dev.cajon.server.command.Ctx;
+import dev.cajon.server.command.Glob;
+import dev.cajon.storage.Keyspace;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * CONFIG GET, SET, RESETSTAT, REWRITE and HELP.
+ *
+ * <p>GET answers for the parameters below, each with the value this server really runs with:
+ * what clients and tools ask before they start (redis-benchmark reads {@code save} and
+ * {@code appendonly}; queue libraries check {@code maxmemory-policy}, which must be
+ * {@code noeviction} for a durable queue, and Cajon never evicts). Redis knows about 180
+ * parameters, so a glob pattern matches fewer names here. Cajon's settings come from its command
+ * line and none can change while it runs, so SET refuses every known parameter with Redis's
+ * "immutable config" error and every other one with Redis's unknown-option error. There is no
+ * config file, so REWRITE answers as Redis does without one.
+ */
+public final class ConfigFamily {
+    private ConfigFamily() {
+    }
+
+    /** Parameter name (lower case) to its current value; GET replies in this order. */
+    private static final Map<String, Function<ServerContext, String>> PARAMETERS = parameters();
+
+    private static Map<String, Function<ServerContext, String>> parameters() {
+        Map<String, Function<ServerContext, String>> p = new LinkedHashMap<>();
+        p.put("bind", s -> s.config().bind());
+        p.put("port", s -> Integer.toString(s.port()));
+        p.put("dir", s -> s.config().dir().toAbsolutePath().normalize().toString());
+        p.put("databases", s -> Integer.toString(ServerContext.DATABASES));
+        // every acknowledged write is already in the map files: no snapshots and no AOF to configure
+        p.put("save", s -> "");
+        p.put("appendonly", s -> "no");
+        p.put("maxmemory", s -> "0");
+        p.put("maxmemory-policy", s -> "noeviction");
+        p.put("timeout", s -> "0");
+        p.put("daemonize", s -> "no");
+        p.put("proto-max-bulk-len", s -> Long.toString(RequestDecoder.MAX_BULK));
+        return p;
+    }
+
+    private static String lower(byte[] b) {
+        return new String(b, StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * CONFIG GET pattern [pattern ...]: a name without glob characters is looked up as given (and
+     * answered under the spelling the client used, as Redis does); a pattern matches names
+     * case-insensitively. Each parameter is answered once.
+     */
+    static void get(Ctx c) {
+        Map<String, String[]> matches = new LinkedHashMap<>(); // lower-case name -> {reply name, value}
+        for (int i = 2; i < c.argc(); i++) {
+            byte[] pattern = c.arg(i);
+            String given = new String(pattern, StandardCharsets.ISO_8859_1);
+            String p = lower(pattern);
+            boolean glob = p.indexOf('*') >= 0 || p.indexOf('?') >= 0 || p.indexOf('[') >= 0;
+            if (!glob) {
+                Function<ServerContext, String> v = PARAMETERS.get(p);
+                if (v != null && !matches.containsKey(p)) {
+                    matches.put(p, new String[] {given, v.apply(c.server())});
+                }
+                continue;
+            }
+            byte[] lp = p.getBytes(StandardCharsets.ISO_8859_1);
+            for (Map.Entry<String, Function<ServerContext, String>> e : PARAMETERS.entrySet()) {
+                if (!matches.containsKey(e.getKey())
+                        && Glob.matches(lp, e.getKey().getBytes(StandardCharsets.ISO_8859_1))) {
+                    matches.put(e.getKey(), new String[] {e.getKey(), e.getValue().apply(c.server())});
+                }
+            }
+        }
+        c.arrayHeader(2L * matches.size());
+        for (String[] nv : matches.values()) {
+            c.bulk(nv[0]);
+            c.bulk(nv[1]);
+        }
+    }
+
+    /** CONFIG SET parameter value [parameter value ...]: nothing can change while Cajon runs. */
+    static void set(Ctx c) {
+        if ((c.argc() - 2) % 2 != 0) {
+            // past the arity check (at least one pair), an odd count is a syntax error in Redis
+            throw new CommandError(RedisErrors.SYNTAX);
+        }
+        for (int i = 2; i < c.argc(); i += 2) {
+            if (!PARAMETERS.containsKey(lower(c.arg(i)))) {
+                throw new CommandError(RedisErrors.unknownConfigOption(c.arg(i)));
+            }
+        }
+        throw new CommandError(RedisErrors.immutableConfig(c.arg(2)));
+    }
+
+    /** CONFIG RESETSTAT: the counters of INFO stats start again from zero, as in Redis. */
+    static void resetstat(Ctx c) {
+        long expired = 0;
+        for (Keyspace ks : c.server().store().keyspaces()) {
+            expired += ks.expiredCount();
+        }
+        c.server().stats().reset(expired);
+        c.ok();
+    }
+
+    static void rewrite(Ctx c) {
+        throw new CommandError(RedisErrors.NO_CONFIG_FILE);
+    }
+
+    static void help(Ctx c) {
+        List<String> lines = List.of(
+                "CONFIG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+                "GET <pattern>",
+                "    Return parameters matching the glob-like <pattern> and their values.",
+                "SET <directive> <value>",
+                "    Set the configuration <directive> to <value>.",
+                "RESETSTAT",
+                "    Reset statistics reported by the INFO command.",
+                "REWRITE",
+                "    Rewrite the configuration file.",
+                "HELP",
+                "    Prints this help.");
+        c.helpLines(lines);
+    }
+
+    public static void register(CommandTable t) {
+        t.register(container("config", -2, "", "server", "2.0.0", "A container for server configuration commands", null, List.of(
+                sub("config", "get", -3, "admin noscript loading stale", "2.0.0", "Get the values of configuration parameters", ConfigFamily::get),
+                sub("config", "set", -4, "admin noscript loading stale", "2.0.0", "Set configuration parameters to the given values", ConfigFamily::set),
+                sub("config", "resetstat", 2, "admin noscript loading stale", "2.0.0", "Reset the stats returned by INFO", ConfigFamily::resetstat),
+                sub("config", "rewrite", 2, "admin noscript loading stale", "2.8.0", "Rewrite the configuration file with the in memory configuration", ConfigFamily::rewrite),
+                sub("config", "help", 2, "loading stale", "5.0.0", "Show helpful text about the different subcommands", ConfigFamily::help))));
+    }
+}
