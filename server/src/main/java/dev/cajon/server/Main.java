@@ -103,16 +103,9 @@ public final class Main implements Callable<Integer> {
         return 0;
     }
 
-    /**
-     * Chronicle's static set-up loads its POSIX layer (for msync) through jnr-ffi, which generates
-     * native call stubs with ASM: about 200 classes and 0.2 s of a 0.8 s start, on the path to the
-     * first PING (the class-load log of a start with an empty data dir). Cajon never asks
-     * Chronicle to msync (it keeps acknowledged writes through a process crash, not a power loss,
-     * see docs/ARCHITECTURE.md), so the server installs Chronicle's no-op layer before anything
-     * touches Chronicle. If Cajon ever syncs map files, this has to go.
-     */
+    /** Chronicle's POSIX layer without jnr-ffi: see {@link dev.cajon.server.nativeio.FallocateOnlyPosix}. */
     static void skipChroniclePosixLayer() {
-        net.openhft.posix.internal.PosixAPIHolder.useNoOpPosixApi();
+        dev.cajon.server.nativeio.FallocateOnlyPosix.install();
     }
 
     /**
@@ -129,6 +122,11 @@ public final class Main implements Callable<Integer> {
     static Main quickParse(String[] args) {
         Main m = new Main();
         java.util.Set<String> seen = new java.util.HashSet<>();
+        for (String a : args) {
+            if (a.startsWith("@")) {
+                return null; // picocli reads arguments from a file named after '@'
+            }
+        }
         for (int i = 0; i < args.length; i++) {
             String name = args[i];
             String value;

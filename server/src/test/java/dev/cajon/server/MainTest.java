@@ -37,7 +37,7 @@ class MainTest {
         for (String[] args : new String[][] {
                 {"-h"}, {"--help"}, {"-V"}, {"--version"}, {"--port"}, {"--port", "abc"}, {"--port", "010"},
                 {"--port", "+5"}, {"--port", "1", "--port", "2"}, {"--bogus", "1"}, {"--dir", "-x"}, {"--bind="},
-                {"positional"}, {"--port", "1234567890"}}) {
+                {"positional"}, {"--port", "1234567890"}, {"@args.txt"}, {"--dir", "@data"}}) {
             assertNull(Main.quickParse(args), Arrays.toString(args));
         }
     }

@@ -569,6 +569,17 @@ public final class Keyspace implements Closeable {
         }
     }
 
+    /**
+     * For a multi-key write: a long (digest) key gets its key file before the map is written, so
+     * that a batch applied again after a crash finds it (SCAN and KEYS name digest keys through
+     * it). If the command does not complete, the next open sweeps the file with the other orphans.
+     */
+    private void ensureKeyFileFirst(byte[] key, byte[] userKey) {
+        if (key != userKey && KeyCodec.isDigest(key)) {
+            blobs.ensureKeyFile(KeyCodec.fileName(key), userKey);
+        }
+    }
+
     private static byte[][] mapKeys(byte[][] userKv) {
         byte[][] kv = userKv.clone();
         for (int i = 0; i < kv.length; i += 2) {
@@ -793,7 +804,7 @@ public final class Keyspace implements Closeable {
         byte[][] kv = mapKeys(userKv);
         byte[][] ks = keysOf(kv);
         locked(ks, keysOf(userKv), () -> {
-            setAll(kv);
+            setAll(kv, userKv);
             return null;
         });
     }
@@ -802,8 +813,12 @@ public final class Keyspace implements Closeable {
      * MSET's writes, with every stripe held: all of them or (after a crash) none is applied, see
      * {@link BatchJournal}. Large values go to their blob files first, so the batch names them.
      */
-    private void setAll(byte[][] kv) {
+    private void setAll(byte[][] kv, byte[][] userKv) {
         byte[][] stored = new byte[kv.length / 2][];
+        for (int i = 0; i < kv.length; i += 2) {
+            // a long key's file must exist before the batch: a replayed batch writes map entries only
+            ensureKeyFileFirst(kv[i], userKv[i]);
+        }
         for (int i = 0; i < kv.length; i += 2) {
             byte[] v = kv[i + 1];
             stored[i / 2] = v.length <= BLOB_THRESHOLD ? ValueHeader.raw(v, ValueHeader.NO_EXPIRY)
@@ -855,7 +870,7 @@ public final class Keyspace implements Closeable {
                     return false;
                 }
             }
-            setAll(kv);
+            setAll(kv, userKv);
             return true;
         });
     }
@@ -1135,6 +1150,7 @@ public final class Keyspace implements Closeable {
             }
             // both names change together: after a crash the value is under one of them, never both
             // (they would share one blob file) and never neither
+            ensureKeyFileFirst(dst, userDst);
             int token = batch.begin(Math.min(stripeOf(src), stripeOf(dst)),
                     List.of(new BatchJournal.Entry(dst, v), new BatchJournal.Entry(src, null)));
             try {

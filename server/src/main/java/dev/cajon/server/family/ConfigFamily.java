@@ -26,8 +26,9 @@ import java.util.function.Function;
  * {@code appendonly}; queue libraries check {@code maxmemory-policy}, which must be
  * {@code noeviction} for a durable queue, and Cajon never evicts). Redis knows about 180
  * parameters, so a glob pattern matches fewer names here. Cajon's settings come from its command
- * line and none can change while it runs, so SET refuses every known parameter with Redis's
- * "immutable config" error and every other one with Redis's unknown-option error. There is no
+ * line and none can change while it runs, so SET accepts only a parameter's current value and
+ * refuses any change with Redis's "immutable config" error (and an unknown name with Redis's
+ * unknown-option error). There is no
  * config file, so REWRITE answers as Redis does without one.
  */
 public final class ConfigFamily {
@@ -53,6 +54,12 @@ public final class ConfigFamily {
         p.put("proto-max-bulk-len", s -> Long.toString(RequestDecoder.MAX_BULK));
         return p;
     }
+
+    /**
+     * Parameters Redis itself never changes at run time (it refuses them even when set to their
+     * current value); {@code dir} is one Cajon cannot change under its open files.
+     */
+    private static final java.util.Set<String> NEVER_SET = java.util.Set.of("databases", "daemonize", "dir");
 
     private static String lower(byte[] b) {
         return new String(b, StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT);
@@ -92,18 +99,30 @@ public final class ConfigFamily {
         }
     }
 
-    /** CONFIG SET parameter value [parameter value ...]: nothing can change while Cajon runs. */
+    /**
+     * CONFIG SET parameter value [parameter value ...]: nothing can change while Cajon runs, so a
+     * pair that sets a parameter to the value it already has is accepted (scripts and test
+     * harnesses send {@code CONFIG SET save ""} or {@code appendonly no}), and any other is
+     * refused. Pairs are checked in order, as Redis does: the first unknown name or real change
+     * decides the error.
+     */
     static void set(Ctx c) {
         if ((c.argc() - 2) % 2 != 0) {
             // past the arity check (at least one pair), an odd count is a syntax error in Redis
             throw new CommandError(RedisErrors.SYNTAX);
         }
         for (int i = 2; i < c.argc(); i += 2) {
-            if (!PARAMETERS.containsKey(lower(c.arg(i)))) {
+            String name = lower(c.arg(i));
+            Function<ServerContext, String> current = PARAMETERS.get(name);
+            if (current == null) {
                 throw new CommandError(RedisErrors.unknownConfigOption(c.arg(i)));
             }
+            if (NEVER_SET.contains(name)
+                    || !current.apply(c.server()).equalsIgnoreCase(new String(c.arg(i + 1), StandardCharsets.ISO_8859_1))) {
+                throw new CommandError(RedisErrors.immutableConfig(c.arg(i)));
+            }
         }
-        throw new CommandError(RedisErrors.immutableConfig(c.arg(2)));
+        c.ok();
     }
 
     /** CONFIG RESETSTAT: the counters of INFO stats start again from zero, as in Redis. */
