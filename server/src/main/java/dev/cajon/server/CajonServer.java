@@ -157,15 +157,14 @@ public final class CajonServer implements AutoCloseable {
     }
 
     /**
-     * Reaper threads unless configured: two per core, of which only the first runs all the time;
-     * the others join in when the wheel falls behind the clock (see {@link ExpiryReaper}). In an
-     * expiry storm the reapers compete with the event loops for the CPU, and the scheduler shares
-     * it per thread: on 2 cores, four reapers kept the storm's p99 lag at 89-151 ms over four runs,
-     * two at 64-505 ms over seven (three runs over 280 ms), at the same GET/SET throughput (median
-     * 53 % of quiet for both). Idle helpers only look at the wheel once per tick.
+     * Reaper threads unless configured: one per core, of which only the first runs all the time;
+     * the others join in when the wheel falls behind the clock (see {@link ExpiryReaper}). Two
+     * per core was tried on 2 cores: over eight storm runs the 99th percentile lag was no better
+     * (89-430 ms, median 134, against 64-505 ms, median 136, over seven runs with one per core)
+     * and the GET/SET throughput during the storm was lower (median 47 % of quiet against 53 %).
      */
     static int defaultExpiryThreads() {
-        return 2 * Runtime.getRuntime().availableProcessors();
+        return Runtime.getRuntime().availableProcessors();
     }
 
     /** The opened store, or the opener's failure rethrown as it was (unchecked) on this thread. */

@@ -34,7 +34,7 @@ public final class Main implements Callable<Integer> {
     int ioThreads = 0;
 
     @Option(names = "--expiry-threads", paramLabel = "N",
-            description = "Threads that reclaim expired keys; all but one only help when reclamation falls behind (default: two per core).")
+            description = "Threads that reclaim expired keys; all but one only help when reclamation falls behind (default: one per core).")
     int expiryThreads = 0;
 
     static final class VersionProvider implements CommandLine.IVersionProvider {

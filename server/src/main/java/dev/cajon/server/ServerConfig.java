@@ -13,7 +13,7 @@ import java.nio.file.Path;
  * @param ioThreads event loop threads; 0 means one per core
  * @param activeExpiry run the expiry reaper threads (tests with a manual clock drive the wheel
  *                     themselves and turn it off)
- * @param expiryThreads reaper threads (one always, the others help when behind); 0 means two per core
+ * @param expiryThreads reaper threads (one always, the others help when behind); 0 means one per core
  */
 public record ServerConfig(String bind, int port, Path dir, Clock clock, int ioThreads, boolean activeExpiry,
                            int expiryThreads) {

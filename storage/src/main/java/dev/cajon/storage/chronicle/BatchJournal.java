@@ -97,7 +97,8 @@ public final class BatchJournal implements AutoCloseable {
             }
             MappedByteBuffer buf = ch.map(FileChannel.MapMode.READ_WRITE, 0, mapped);
             buf.order(ByteOrder.LITTLE_ENDIAN);
-            if (existing == 0) {
+            if (existing == 0 || isBlank(buf)) {
+                // new, or created by a process that died before it wrote the header
                 buf.put(0, MAGIC);
                 buf.putInt(8, slots);
                 buf.putInt(12, SLOT_SIZE);
@@ -117,6 +118,16 @@ public final class BatchJournal implements AutoCloseable {
             closeQuietly(ch);
             throw e;
         }
+    }
+
+    /** Whether the header is all zeros: the file was mapped but its header never written. */
+    static boolean isBlank(ByteBuffer buf) {
+        for (int i = 0; i < HEADER; i++) {
+            if (buf.get(i) != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static void closeQuietly(FileChannel ch) {

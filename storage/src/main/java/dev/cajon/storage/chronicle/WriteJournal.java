@@ -84,7 +84,8 @@ public final class WriteJournal implements AutoCloseable {
             }
             MappedByteBuffer buf = ch.map(FileChannel.MapMode.READ_WRITE, 0, size);
             buf.order(ByteOrder.LITTLE_ENDIAN);
-            if (existing == 0) {
+            if (existing == 0 || BatchJournal.isBlank(buf)) {
+                // new, or created by a process that died before it wrote the header
                 buf.put(0, MAGIC);
                 buf.putInt(8, slots);
                 buf.putInt(12, SLOT_SIZE);

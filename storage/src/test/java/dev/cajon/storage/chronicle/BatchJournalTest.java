@@ -137,7 +137,19 @@ class BatchJournalTest {
         }
         assertThrows(IllegalStateException.class, () -> BatchJournal.open(file(), SLOTS * 2),
                 "a journal of another slot count");
+        byte[] other = new byte[64 + SLOTS * 2048];
+        other[3] = 7;
+        Files.write(file(), other);
+        assertThrows(IllegalStateException.class, () -> BatchJournal.open(file(), SLOTS), "another file's header");
+    }
+
+    @Test
+    void aFileWhoseHeaderWasNeverWrittenIsTakenAsNew() throws Exception {
+        // a process killed between creating (mapping) the file and writing its header
         Files.write(file(), new byte[64 + SLOTS * 2048]);
-        assertThrows(IllegalStateException.class, () -> BatchJournal.open(file(), SLOTS), "no magic");
+        try (BatchJournal j = BatchJournal.open(file(), SLOTS)) {
+            assertEquals(List.of(), j.pending());
+        }
+        assertArrayEquals(b("CBATCH02"), java.util.Arrays.copyOf(Files.readAllBytes(file()), 8));
     }
 }

@@ -117,6 +117,17 @@ class WriteJournalTest {
     }
 
     @Test
+    void aFileWhoseHeaderWasNeverWrittenIsTakenAsNew() throws IOException {
+        // a process killed between creating (mapping) the file and writing its header
+        Path f = dir.resolve("j");
+        java.nio.file.Files.write(f, new byte[64 + 4 * (512 + WriteJournal.OVERFLOW_SLOT_SIZE)]);
+        WriteJournal j = WriteJournal.open(f, 4);
+        assertEquals(List.of(), j.pending());
+        j.begin(1, b("k"), b("v"));
+        assertEquals(1, WriteJournal.open(f, 4).pending().size(), "and works as a journal from then on");
+    }
+
+    @Test
     void aRecordLargerThanASlotIsRefusedBeforeAnythingIsMarked() {
         Path f = dir.resolve("j");
         WriteJournal j = WriteJournal.open(f, 2);
