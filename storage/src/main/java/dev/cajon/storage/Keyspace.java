@@ -106,12 +106,26 @@ public final class Keyspace implements Closeable {
      */
     public static Keyspace open(Path dir, String name, Clock clock, boolean recover, ExpiryListener listener) {
         MapFile f = MapFile.open(dir, name, recover);
-        WriteJournal journal = WriteJournal.open(dir.resolve(JOURNAL_FILE), STRIPES);
-        BatchJournal batch = BatchJournal.open(dir.resolve(BATCH_FILE), STRIPES);
-        Keyspace ks = new Keyspace(name, clock, f, new BlobStore(dir.resolve("blobs")), journal, batch, listener);
-        ks.replayJournal();
-        ks.loadScan();
-        return ks;
+        BatchJournal batch = null;
+        try {
+            WriteJournal journal = WriteJournal.open(dir.resolve(JOURNAL_FILE), STRIPES);
+            batch = BatchJournal.open(dir.resolve(BATCH_FILE), STRIPES);
+            Keyspace ks = new Keyspace(name, clock, f, new BlobStore(dir.resolve("blobs")), journal, batch, listener);
+            ks.replayJournal();
+            ks.loadScan();
+            return ks;
+        } catch (RuntimeException | Error e) {
+            // a keyspace that cannot open leaves no map or journal file open behind it
+            try {
+                f.close();
+                if (batch != null) {
+                    batch.close();
+                }
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
     }
 
     /** The file of the in-flight write journal, beside the map generations. */
@@ -1563,8 +1577,11 @@ public final class Keyspace implements Closeable {
         lockAll();
         try {
             closed = true;
-            file.close();
-            batch.close();
+            try {
+                file.close();
+            } finally {
+                batch.close();
+            }
         } finally {
             unlockAll();
         }
