@@ -11,7 +11,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -49,7 +48,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class BatchJournal implements AutoCloseable {
     static final byte[] MAGIC = {'C', 'B', 'A', 'T', 'C', 'H', '0', '2'};
-    static final int HEADER = 64;
+    static final int HEADER = JournalFile.HEADER;
     static final int SLOT_SIZE = 2048;
     static final int SLOT_HEADER = 16;
     static final int SLOT_BODY = SLOT_SIZE - SLOT_HEADER;
@@ -89,27 +88,8 @@ public final class BatchJournal implements AutoCloseable {
         FileChannel ch = null;
         try {
             ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-            long existing = ch.size();
-            long mapped = HEADER + (long) slots * SLOT_SIZE;
-            if (existing != 0 && existing < mapped) {
-                // checked before mapping: mapping would grow the file
-                throw notABatchJournal(file, slots, "size " + existing);
-            }
-            MappedByteBuffer buf = ch.map(FileChannel.MapMode.READ_WRITE, 0, mapped);
-            buf.order(ByteOrder.LITTLE_ENDIAN);
-            if (existing == 0 || isBlank(buf)) {
-                // new, or created by a process that died before it wrote the header
-                buf.put(0, MAGIC);
-                buf.putInt(8, slots);
-                buf.putInt(12, SLOT_SIZE);
-            } else {
-                byte[] magic = new byte[MAGIC.length];
-                buf.get(0, magic);
-                if (!Arrays.equals(magic, MAGIC) || buf.getInt(8) != slots || buf.getInt(12) != SLOT_SIZE) {
-                    throw notABatchJournal(file, slots, "header " + Arrays.toString(magic) + " " + buf.getInt(8)
-                            + " " + buf.getInt(12));
-                }
-            }
+            MappedByteBuffer buf = JournalFile.mapWithHeader(ch, file, HEADER + (long) slots * SLOT_SIZE, MAGIC,
+                    "a batch journal of " + slots + " slots", slots, SLOT_SIZE);
             return new BatchJournal(file, slots, ch, buf);
         } catch (IOException e) {
             closeQuietly(ch);
@@ -120,16 +100,6 @@ public final class BatchJournal implements AutoCloseable {
         }
     }
 
-    /** Whether the header is all zeros: the file was mapped but its header never written. */
-    static boolean isBlank(ByteBuffer buf) {
-        for (int i = 0; i < HEADER; i++) {
-            if (buf.get(i) != 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     private static void closeQuietly(FileChannel ch) {
         if (ch != null) {
             try {
@@ -138,10 +108,6 @@ public final class BatchJournal implements AutoCloseable {
                 // already failing
             }
         }
-    }
-
-    private static IllegalStateException notABatchJournal(Path file, int slots, String why) {
-        return new IllegalStateException(file + " is not a batch journal of " + slots + " slots (" + why + ")");
     }
 
     public Path file() {
@@ -247,7 +213,7 @@ public final class BatchJournal implements AutoCloseable {
         List<List<Entry>> out = new ArrayList<>();
         try {
             ByteBuffer dense = ByteBuffer.allocate(HEADER + slots * SLOT_SIZE).order(ByteOrder.LITTLE_ENDIAN);
-            readFully(dense, 0);
+            JournalFile.readFully(channel, file, dense, 0);
             for (int s = 0; s < slots; s++) {
                 int at = slotOffset(s);
                 int state = dense.getInt(at);
@@ -270,7 +236,7 @@ public final class BatchJournal implements AutoCloseable {
                     throw damaged("large batch: state " + state + ", " + count + " records, " + len + " bytes");
                 }
                 ByteBuffer body = ByteBuffer.allocate((int) len).order(ByteOrder.LITTLE_ENDIAN);
-                readFully(body, largeOffset());
+                JournalFile.readFully(channel, file, body, largeOffset());
                 body.flip();
                 out.add(parse(body, count, "large batch"));
             }
@@ -317,14 +283,6 @@ public final class BatchJournal implements AutoCloseable {
 
     private IllegalStateException damaged(String what) {
         return new IllegalStateException(file + " is damaged: " + what);
-    }
-
-    private void readFully(ByteBuffer b, long pos) throws IOException {
-        while (b.hasRemaining()) {
-            if (channel.read(b, pos + b.position()) < 0) {
-                throw new IOException(file + " is shorter than its header says");
-            }
-        }
     }
 
     @Override

@@ -47,7 +47,7 @@ import java.util.List;
  */
 public final class WriteJournal implements AutoCloseable {
     static final byte[] MAGIC = {'C', 'J', 'O', 'U', 'R', 'N', 'L', '1'};
-    static final int HEADER = 64;
+    static final int HEADER = JournalFile.HEADER;
     static final int SLOT_SIZE = 512;
     /** Room for the largest inline key (8 KiB, escaped) and inline value (16 KiB plus header). */
     public static final int OVERFLOW_SLOT_SIZE = 32 * 1024;
@@ -77,36 +77,12 @@ public final class WriteJournal implements AutoCloseable {
         long size = HEADER + (long) slots * (SLOT_SIZE + OVERFLOW_SLOT_SIZE);
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE)) {
-            long existing = ch.size();
-            if (existing != 0 && existing != size) {
-                // checked before mapping: mapping a larger size would grow the file
-                throw notAJournal(file, slots, existing);
-            }
-            MappedByteBuffer buf = ch.map(FileChannel.MapMode.READ_WRITE, 0, size);
-            buf.order(ByteOrder.LITTLE_ENDIAN);
-            if (existing == 0 || BatchJournal.isBlank(buf)) {
-                // new, or created by a process that died before it wrote the header
-                buf.put(0, MAGIC);
-                buf.putInt(8, slots);
-                buf.putInt(12, SLOT_SIZE);
-                buf.putInt(16, OVERFLOW_SLOT_SIZE);
-            } else {
-                byte[] magic = new byte[MAGIC.length];
-                buf.get(0, magic);
-                if (!java.util.Arrays.equals(magic, MAGIC) || buf.getInt(8) != slots
-                        || buf.getInt(12) != SLOT_SIZE || buf.getInt(16) != OVERFLOW_SLOT_SIZE) {
-                    throw notAJournal(file, slots, existing);
-                }
-            }
+            MappedByteBuffer buf = JournalFile.mapWithHeader(ch, file, size, MAGIC,
+                    "a write journal of " + slots + " slots", slots, SLOT_SIZE, OVERFLOW_SLOT_SIZE);
             return new WriteJournal(file, slots, buf);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    private static IllegalStateException notAJournal(Path file, int slots, long size) {
-        return new IllegalStateException(file + " is not a write journal of " + slots + " slots"
-                + " (size " + size + ")");
     }
 
     public Path file() {
@@ -162,7 +138,7 @@ public final class WriteJournal implements AutoCloseable {
         List<Pending> out = new ArrayList<>();
         ByteBuffer dense = ByteBuffer.allocate(slots * SLOT_SIZE).order(ByteOrder.LITTLE_ENDIAN);
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            readFully(ch, dense, HEADER);
+            JournalFile.readFully(ch, file, dense, HEADER);
             for (int s = 0; s < slots; s++) {
                 int at = s * SLOT_SIZE;
                 int state = dense.getInt(at);
@@ -189,14 +165,6 @@ public final class WriteJournal implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         return out;
-    }
-
-    private static void readFully(FileChannel ch, ByteBuffer b, long pos) throws IOException {
-        while (b.hasRemaining()) {
-            if (ch.read(b, pos + b.position()) < 0) {
-                throw new IOException("journal shorter than its header says");
-            }
-        }
     }
 
     @Override
