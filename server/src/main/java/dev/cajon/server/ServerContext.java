@@ -114,6 +114,24 @@ public final class ServerContext {
         return stats;
     }
 
+    /** INFO's expired_keys: keys expired since the start or the last CONFIG RESETSTAT. */
+    public long expiredKeys() {
+        return stats.expiredKeys(expiredSinceOpen());
+    }
+
+    /** CONFIG RESETSTAT: every INFO stats counter starts again from zero. */
+    public void resetStats() {
+        stats.reset(expiredSinceOpen());
+    }
+
+    private long expiredSinceOpen() {
+        long n = 0;
+        for (dev.cajon.storage.Keyspace ks : store.keyspaces()) {
+            n += ks.expiredCount();
+        }
+        return n;
+    }
+
     public long startMillis() {
         return startMillis;
     }

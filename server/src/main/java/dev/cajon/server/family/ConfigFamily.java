@@ -10,7 +10,6 @@ import dev.cajon.server.command.CommandError;
 import dev.cajon.server.command.CommandTable;
 import dev.cajon.server.command.Ctx;
 import dev.cajon.server.command.Glob;
-import dev.cajon.storage.Keyspace;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -127,11 +126,7 @@ public final class ConfigFamily {
 
     /** CONFIG RESETSTAT: the counters of INFO stats start again from zero, as in Redis. */
     static void resetstat(Ctx c) {
-        long expired = 0;
-        for (Keyspace ks : c.server().store().keyspaces()) {
-            expired += ks.expiredCount();
-        }
-        c.server().stats().reset(expired);
+        c.server().resetStats();
         c.ok();
     }
 
