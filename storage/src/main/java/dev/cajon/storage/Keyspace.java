@@ -711,7 +711,7 @@ public final class Keyspace implements Closeable {
         byte[] key = KeyCodec.mapKey(userKey);
         if (!wantOld && value.length <= BLOB_THRESHOLD
                 && (expireAt == ValueHeader.NO_EXPIRY || expireAt == KEEP_TTL || expireAt > clock.nowMillis())) {
-            return locked(key, userKey, () -> setInPlace(key, value, cond, expireAt));
+            return locked(key, userKey, () -> setInPlace(key, value, null, cond, expireAt));
         }
         return locked(key, userKey, () -> {
             byte[] old = readLive(key);
@@ -741,17 +741,22 @@ public final class Keyspace implements Closeable {
      * written through the same context, instead of a get (copying the old value) and a put
      * (looking the key up again). Same semantics and bookkeeping as the general path.
      */
-    private SetResult setInPlace(byte[] key, byte[] value, SetCondition cond, long expireAt) {
+    private SetResult setInPlace(byte[] key, byte[] value, byte[] encoded, SetCondition cond, long expireAt) {
         int slot = stripeOf(key);
         try {
-            return setInContext(key, value, cond, expireAt, slot);
+            return setInContext(key, value, encoded, cond, expireAt, slot);
         } finally {
             // after the context closed: Chronicle stores the entry's checksum on close
             journal.end(slot);
         }
     }
 
-    private SetResult setInContext(byte[] key, byte[] value, SetCondition cond, long expireAt, int slot) {
+    /**
+     * {@code encoded}: {@code ValueHeader.raw(value, expireAt)} when the caller already built it
+     * (MSET, which journals it), else null; never with KEEP_TTL, whose deadline is the old entry's.
+     */
+    private SetResult setInContext(byte[] key, byte[] value, byte[] encoded, SetCondition cond, long expireAt,
+                                   int slot) {
         long now = clock.nowMillis();
         try (net.openhft.chronicle.map.ExternalMapQueryContext<byte[], byte[], ?> q = map().queryContext(key)) {
             q.updateLock().lock();
@@ -785,7 +790,8 @@ public final class Keyspace implements Closeable {
             }
             long at = expireAt == KEEP_TTL ? oldAt : expireAt;
             boolean fileRecord = needsRecord(at, oldWheel);
-            byte[] stored = withWheel(ValueHeader.raw(value, at), at, oldWheel, fileRecord);
+            byte[] raw = encoded != null && expireAt != KEEP_TTL ? encoded : ValueHeader.raw(value, at);
+            byte[] stored = withWheel(raw, at, oldWheel, fileRecord);
             writeThrough(q, e, key, stored, slot);
             accountWrite(key, stored, live, oldAt, at, fileRecord);
             if (oldBlob != ValueHeader.NO_BLOB) {
@@ -842,7 +848,7 @@ public final class Keyspace implements Closeable {
         try {
             for (int i = 0; i < kv.length; i += 2) {
                 if (kv[i + 1].length <= BLOB_THRESHOLD) {
-                    setInPlace(kv[i], kv[i + 1], SetCondition.ALWAYS, ValueHeader.NO_EXPIRY);
+                    setInPlace(kv[i], kv[i + 1], stored[i / 2], SetCondition.ALWAYS, ValueHeader.NO_EXPIRY);
                 } else {
                     putEncoded(kv[i], stored[i / 2], readLive(kv[i]));
                 }
