@@ -38,6 +38,8 @@ public final class ServerContext {
     private final String runId;
     private volatile int port;
     private final ExpiryWheel wheel;
+    /** {@link #wheel} when reapers run and event loops help them in a backlog; else null. */
+    private final ExpiryWheel assisted;
 
     public ServerContext(ServerConfig config, Store store) {
         this(config, store, null);
@@ -46,6 +48,8 @@ public final class ServerContext {
     /** @param wheel the expiry index the store reports deadlines to, or null (lazy expiry only) */
     public ServerContext(ServerConfig config, Store store, ExpiryWheel wheel) {
         this.wheel = wheel;
+        // a manual clock's tests drive the wheel themselves: nothing reclaims behind their back
+        this.assisted = config.activeExpiry() ? wheel : null;
         this.config = config;
         this.store = store;
         this.table = standardTable();
@@ -90,6 +94,17 @@ public final class ServerContext {
         return wheel;
     }
 
+    /**
+     * Called by an event loop after each read batch: when the wheel has fallen behind the clock
+     * (an expiry storm), reclaims one small chunk of due keys on this thread (see
+     * {@link ExpiryWheel#assist}); otherwise costs a clock read.
+     */
+    public void assistExpiry() {
+        if (assisted != null) {
+            assisted.assist();
+        }
+    }
+
     public ServerConfig config() {
         return config;
     }
@@ -122,6 +137,9 @@ public final class ServerContext {
     /** CONFIG RESETSTAT: every INFO stats counter starts again from zero. */
     public void resetStats() {
         stats.reset(expiredSinceOpen());
+        if (wheel != null) {
+            wheel.resetStats();
+        }
     }
 
     private long expiredSinceOpen() {

@@ -66,6 +66,14 @@ final class StormReport {
                 + " deadline + 500 ms. Rates are per 10 ms bucket, summed.%n",
                 o.connections, o.depth, o.setRatio * 100, (1 - o.setRatio) * 100,
                 o.quiet.toMillis() / 1000.0, o.warmup.toMillis() / 1000.0));
+        md.append(o.warmupExpiring > 0
+                ? String.format(Locale.ROOT, "- Expiry warm-up: during the GET/SET warm-up, %,d `warm:`"
+                        + " keys with PXAT deadlines spread over 2 s expire (a tenth of the storm's rate),"
+                        + " and the quiet baseline starts once DBSIZE is back to the keys without TTL; so"
+                        + " the storm meets a warm expiry path, as the GET/SET warm-up gives it a warm"
+                        + " foreground path (`--warmup-expiring 0` runs a cold storm).%n", o.warmupExpiring)
+                : "- No expiry warm-up (`--warmup-expiring 0`): the storm is the first time either"
+                        + " server reclaims keys, so a JVM server meets it with a cold reclaim path.\n");
         md.append(String.format(Locale.ROOT, "- DBSIZE every %d ms on a connection of its own. *Empty after"
                 + " last deadline*: midpoint of the first sample that shows only the keys without TTL,"
                 + " minus the last deadline (about ±10 ms). *Stale at +500 ms*: DBSIZE minus the keys"

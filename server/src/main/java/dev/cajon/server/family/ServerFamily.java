@@ -447,6 +447,7 @@ public final class ServerFamily {
             line(sb, "expire_wheel_records", wheel.scheduled());
             line(sb, "expire_wheel_bytes", wheel.bytes());
             line(sb, "expire_wheel_reclaimed_keys", wheel.reclaimedCount());
+            line(sb, "expire_wheel_assisted_keys", wheel.assistedCount());
             line(sb, "expire_wheel_max_lag_ms", wheel.maxLagMillis());
             line(sb, "expire_wheel_lag_p99_ms", wheel.lagPercentileMillis(0.99));
         }

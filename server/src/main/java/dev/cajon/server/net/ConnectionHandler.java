@@ -92,6 +92,8 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter implem
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         flushBatch(false);
+        // replies are on their way; in an expiry backlog this loop now deletes a few due keys
+        server.assistExpiry();
     }
 
     private void flushBatch(boolean thenClose) {

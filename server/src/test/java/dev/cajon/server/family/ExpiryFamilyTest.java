@@ -8,9 +8,12 @@ import static dev.cajon.server.testkit.RespAssertions.assertReply;
 import static dev.cajon.server.testkit.RespAssertions.assertSimple;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.cajon.server.ServerConfig;
+import dev.cajon.server.ServerContext;
 import dev.cajon.server.testkit.Client;
 import dev.cajon.server.testkit.FamilyTestBase;
 import dev.cajon.server.testkit.InProcessServer;
+import dev.cajon.storage.expiry.ExpiryWheel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -515,6 +518,49 @@ class ExpiryFamilyTest extends FamilyTestBase {
             // lags: a 49 and d2 49 (first pass), b 49 (deadline 200, pass at 250): all three 49 ms
             assertEquals("49", infoField(c.run("info", "stats"), "expire_wheel_lag_p99_ms"));
             assertEquals("# Keyspace\r\ndb0:keys=1,expires=0,avg_ttl=0\r\n", c.run("info", "keyspace").asString());
+        }
+    }
+
+    /**
+     * An event loop's help in a backlog (what the connection handler calls after each read batch):
+     * a bounded number of chunks of due keys per call once the wheel is more than the threshold
+     * behind, counted in
+     * INFO; CONFIG RESETSTAT starts the wheel's counters again. A server that runs no reapers
+     * (tests driving the wheel by hand) gets no help behind its back.
+     */
+    @Test
+    void eventLoopsHelpReclaimABacklogInChunks() {
+        try (InProcessServer active = InProcessServer.openWithActiveExpiry(dir.resolve("active"))) {
+            Client c = active.client();
+            int most = ExpiryWheel.MAX_ASSIST_CHUNKS * ExpiryWheel.CHUNK_RECORDS;
+            int n = most + 10;
+            for (int i = 0; i < n; i++) {
+                c.run("set", "k" + i, "v", "px", "100");
+            }
+            ServerContext manual = new ServerContext(ServerConfig.defaults().withActiveExpiry(false)
+                    .withDir(active.dir()).withClock(active.clock()), active.store(), active.context().wheel());
+            active.advance(101 + ExpiryWheel.ASSIST_AFTER_MILLIS);
+            manual.assistExpiry();
+            assertReply(c.run("dbsize"), n, "no reapers configured: nothing reclaimed");
+
+            active.context().assistExpiry();
+            assertReply(c.run("dbsize"), 10, "far behind: the most chunks one call takes");
+            assertEquals(String.valueOf(most), infoField(c.run("info", "stats"), "expire_wheel_assisted_keys"));
+            active.context().assistExpiry();
+            assertReply(c.run("dbsize"), 0);
+            var stats = c.run("info", "stats");
+            assertEquals(String.valueOf(n), infoField(stats, "expire_wheel_assisted_keys"));
+            assertEquals(String.valueOf(n), infoField(stats, "expire_wheel_reclaimed_keys"));
+            assertEquals(String.valueOf(ExpiryWheel.ASSIST_AFTER_MILLIS),
+                    infoField(stats, "expire_wheel_lag_p99_ms"), "due from 101 ms, reclaimed at 111 ms");
+
+            assertOk(c.run("config", "resetstat"));
+            stats = c.run("info", "stats");
+            assertEquals("0", infoField(stats, "expire_wheel_assisted_keys"));
+            assertEquals("0", infoField(stats, "expire_wheel_reclaimed_keys"));
+            assertEquals("0", infoField(stats, "expire_wheel_max_lag_ms"));
+            assertEquals("0", infoField(stats, "expire_wheel_lag_p99_ms"));
+            assertEquals("0", infoField(stats, "expired_keys"));
         }
     }
 

@@ -756,4 +756,111 @@ class ExpiryWheelTest {
         assertEquals(50, f.wheel.lagPercentileMillis(1.0));
         assertEquals(50, f.wheel.maxLagMillis());
     }
+
+    // ------------------------------------------------------------------ event loops helping
+
+    /**
+     * An event loop's {@link ExpiryWheel#assist}: nothing while the wheel is within
+     * {@link ExpiryWheel#ASSIST_AFTER_MILLIS} of the clock, then one chunk at a time (the oldest
+     * deadlines first), never more than {@link ExpiryWheel#CHUNK_RECORDS} keys per call.
+     */
+    @Test
+    void assistTakesOneSmallChunkOnlyWhenBehind() {
+        open(START);
+        int n = 3 * ExpiryWheel.CHUNK_RECORDS + 5;
+        for (int i = 0; i < n; i++) {
+            setAt("early" + i, START + 1); // one slot, more than three chunks
+        }
+        setAt("later", START + 5);
+        f.clock.set(START + ExpiryWheel.ASSIST_AFTER_MILLIS);
+        assertEquals(ExpiryWheel.ASSIST_AFTER_MILLIS, f.wheel.behindMillis());
+        assertEquals(0, f.wheel.assist(), "within the threshold the reapers are enough");
+        assertEquals(n + 1, ks.size());
+
+        // the first slot's keys now ASSIST_AFTER_MILLIS + 1 late
+        f.clock.advance(2);
+        int total = 0;
+        for (int round = 0; round < 3; round++) {
+            int got = f.wheel.assist();
+            assertEquals(ExpiryWheel.CHUNK_RECORDS, got, "one full chunk per call");
+            total += got;
+            assertEquals(n + 1 - total, ks.size(), "the later deadline waits for the earlier slot");
+        }
+        assertEquals(5, f.wheel.assist(), "the slot's last, partial chunk");
+        assertEquals(1, ks.size(), "only the later key is left");
+        assertEquals(0, f.wheel.assist(), "the later key is only 6 ms late: left to the reapers");
+        assertEquals(1, ks.size());
+        f.clock.advance(ExpiryWheel.ASSIST_AFTER_MILLIS - 6);
+        assertEquals(1, f.wheel.assist(), "until it too is more than the threshold late");
+        assertEquals(0, ks.size());
+        assertEquals(n + 1, f.wheel.assistedCount());
+        assertEquals(n + 1, f.wheel.reclaimedCount());
+        assertEquals(0, f.wheel.assist(), "nothing left");
+    }
+
+    /** The further behind, the more chunks one call takes, up to a bound. */
+    @Test
+    void assistTakesMoreChunksTheFurtherBehind() {
+        assertEquals(0, ExpiryWheel.assistChunks(ExpiryWheel.ASSIST_AFTER_MILLIS));
+        assertEquals(1, ExpiryWheel.assistChunks(ExpiryWheel.ASSIST_AFTER_MILLIS + 1));
+        assertEquals(1, ExpiryWheel.assistChunks(ExpiryWheel.ASSIST_AFTER_MILLIS + ExpiryWheel.ASSIST_STEP_MILLIS));
+        assertEquals(2, ExpiryWheel.assistChunks(ExpiryWheel.ASSIST_AFTER_MILLIS + ExpiryWheel.ASSIST_STEP_MILLIS + 1));
+        assertEquals(ExpiryWheel.MAX_ASSIST_CHUNKS, ExpiryWheel.assistChunks(10_000));
+
+        open(START);
+        int n = 100 * ExpiryWheel.CHUNK_RECORDS;
+        for (int i = 0; i < n; i++) {
+            setAt("k" + i, START + 1);
+        }
+        assertEquals(0, advanceTo(START + 1), "a reaper's pass: up to date, nothing due yet");
+        // the keys' slot is now 1 ms short of three steps past the threshold: three chunks
+        f.clock.set(START + 2 + ExpiryWheel.ASSIST_AFTER_MILLIS + 2 * ExpiryWheel.ASSIST_STEP_MILLIS);
+        assertEquals(ExpiryWheel.ASSIST_AFTER_MILLIS + 2 * ExpiryWheel.ASSIST_STEP_MILLIS + 1,
+                f.wheel.behindMillis());
+        assertEquals(3 * ExpiryWheel.CHUNK_RECORDS, f.wheel.assist(), "three chunks at three steps");
+        f.clock.advance(1_000);
+        assertEquals(ExpiryWheel.MAX_ASSIST_CHUNKS * ExpiryWheel.CHUNK_RECORDS, f.wheel.assist(),
+                "never more than the bound");
+    }
+
+    /**
+     * Detached chunks still count as behind: after an event loop took one chunk of a big slot,
+     * {@link ExpiryWheel#behindMillis} still points at that slot until the rest are taken, and
+     * {@code advance} (the reapers) reclaims what the event loops left.
+     */
+    @Test
+    void pendingChunksKeepTheWheelBehindUntilTakenAndAdvanceFinishesThem() {
+        open(START);
+        int n = 2 * ExpiryWheel.CHUNK_RECORDS;
+        for (int i = 0; i < n; i++) {
+            setAt("k" + i, START + 1);
+        }
+        f.clock.set(START + 12);
+        assertEquals(ExpiryWheel.CHUNK_RECORDS, f.wheel.assist(), "just past the threshold: one chunk");
+        assertEquals(START + 12 - 1 - START, f.wheel.behindMillis(),
+                "the slot of START + 1 is not all taken yet");
+        assertEquals(ExpiryWheel.CHUNK_RECORDS, f.wheel.advance());
+        assertEquals(0, ks.size());
+        assertEquals(0, f.wheel.behindMillis());
+        assertEquals(ExpiryWheel.CHUNK_RECORDS, f.wheel.assistedCount());
+    }
+
+    /** CONFIG RESETSTAT: the wheel's counters and lag histogram start again; its records stay. */
+    @Test
+    void resetStatsClearsCountersButNotRecords() {
+        open(START);
+        setAt("late", START + 10);
+        setAt("pending", START + 1000);
+        advanceTo(START + 60);
+        assertEquals(49, f.wheel.maxLagMillis());
+        assertEquals(1, f.wheel.reclaimedCount());
+        f.wheel.resetStats();
+        assertEquals(0, f.wheel.maxLagMillis());
+        assertEquals(0, f.wheel.lagPercentileMillis(1.0));
+        assertEquals(0, f.wheel.reclaimedCount());
+        assertEquals(1, f.wheel.scheduled(), "the pending key's record is still filed");
+        advanceTo(START + 1001);
+        assertEquals(1, f.wheel.reclaimedCount());
+        assertEquals(0, f.wheel.maxLagMillis(), "reclaimed in its first due millisecond");
+    }
 }
