@@ -30,8 +30,10 @@ import org.slf4j.LoggerFactory;
  * Commands run on several event-loop threads. Every operation on a key holds that key's stripe
  * lock (one of {@value #STRIPES}); multi-key operations take their stripes in index order, so
  * they cannot deadlock. Chronicle's own segment locks make each single map call atomic; the stripe
- * lock makes read-modify-write sequences (INCR, APPEND, SET NX GET, RENAME) atomic. Growth takes
- * every stripe, so while any stripe is held the map reference cannot change.
+ * lock makes read-modify-write sequences (INCR, APPEND, SET NX GET, RENAME) atomic. A key's stripe
+ * is picked by the same hash bits as its Chronicle segment ({@link #stripeOf}), so in a big map
+ * threads on different stripes never contend for a segment lock. Growth takes every stripe, so
+ * while any stripe is held the map reference cannot change.
  *
  * <h2>Expiry</h2>
  * A deadline lives in the value header. Every read goes through {@link #readLive}, which treats a
@@ -244,13 +246,76 @@ public final class Keyspace implements Closeable {
 
     // ------------------------------------------------------------------ locking
 
-    private static int hash(byte[] key) {
-        int h = Arrays.hashCode(key);
-        return (h ^ (h >>> 16)) * 0x9E3779B9;
+    /** Chronicle's hash of a stored key: its low bits pick the key's segment. */
+    private static long segmentHash(byte[] key) {
+        return net.openhft.chronicle.algo.hashing.LongHashFunction.xx_r39().hashBytes(key);
     }
 
-    private static int stripeOf(byte[] key) {
-        return (hash(key) >>> 8) & (STRIPES - 1);
+    /**
+     * The stripe of {@code key}: the low bits of Chronicle's own hash of it, which are also its
+     * segment index (Chronicle's segment counts are powers of two). So in a map of at least
+     * {@value #STRIPES} segments (2M entries and up) a segment's keys all share one stripe, and
+     * two threads that hold different stripes never meet on a segment lock; in a smaller map a
+     * segment's keys spread over {@value #STRIPES} / segments stripes. Why it matters:
+     * Chronicle's segment locks spin, and on 2 cores a thread that took one and was then
+     * descheduled kept whoever wanted that segment spinning through its time slice (an expiry
+     * storm's reapers against the event loops, in a 4M-entry map); stripe locks park.
+     */
+    static int stripeOf(byte[] key) {
+        return (int) segmentHash(key) & (STRIPES - 1);
+    }
+
+    /** Locks the stripe of {@code key} and returns its index. */
+    private int lockStripe(byte[] key) {
+        int s = stripeOf(key);
+        acquire(stripes[s]);
+        return s;
+    }
+
+    /**
+     * For tests: the stripes of the stored keys, by the Chronicle segment that holds them, and
+     * the segment count.
+     */
+    java.util.Map<Integer, java.util.Set<Integer>> stripesBySegment() {
+        lockAll();
+        try {
+            java.util.Map<Integer, java.util.Set<Integer>> out = new java.util.TreeMap<>();
+            ChronicleMap<byte[], byte[]> m = map();
+            for (int seg = 0; seg < m.segments(); seg++) {
+                java.util.Set<Integer> stripesOfSeg = new java.util.TreeSet<>();
+                try (var ctx = m.segmentContext(seg)) {
+                    ctx.forEachSegmentEntry(e -> stripesOfSeg.add(stripeOf(e.key().get())));
+                }
+                if (!stripesOfSeg.isEmpty()) {
+                    out.put(seg, stripesOfSeg);
+                }
+            }
+            return out;
+        } finally {
+            unlockAll();
+        }
+    }
+
+    /** For tests: the current map's segment count. */
+    int segments() {
+        return map().segments();
+    }
+
+    /**
+     * Takes a stripe lock, spinning briefly before parking: the sections it guards are about a
+     * microsecond long, much less than a park and wake-up.
+     */
+    private static void acquire(ReentrantLock l) {
+        if (l.tryLock()) {
+            return;
+        }
+        for (int i = 0; i < 64; i++) {
+            Thread.onSpinWait();
+            if (l.tryLock()) {
+                return;
+            }
+        }
+        l.lock();
     }
 
     /** Signals that the map ran out of room mid-operation; the operation is retried after growth. */
@@ -273,8 +338,7 @@ public final class Keyspace implements Closeable {
      */
     private <T> T locked(byte[] key, byte[] userKey, Supplier<T> op) {
         for (int attempt = 0; ; attempt++) {
-            ReentrantLock l = stripes[stripeOf(key)];
-            l.lock();
+            ReentrantLock l = stripes[lockStripe(key)];
             try {
                 return op.get();
             } catch (CapacityExhausted e) {
@@ -306,7 +370,7 @@ public final class Keyspace implements Closeable {
             try {
                 for (int i = 0; i < idx.length; i++) {
                     if (i == 0 || idx[i] != idx[i - 1]) {
-                        stripes[idx[i]].lock();
+                        acquire(stripes[idx[i]]);
                     }
                     taken = i + 1;
                 }
@@ -651,8 +715,7 @@ public final class Keyspace implements Closeable {
         byte[] key = userKey;
         int len;
         byte[] scratch;
-        ReentrantLock l = stripes[stripeOf(key)];
-        l.lock();
+        ReentrantLock l = stripes[lockStripe(key)];
         try (net.openhft.chronicle.map.ExternalMapQueryContext<byte[], byte[], ?> q = map().queryContext(key)) {
             q.readLock().lock();
             net.openhft.chronicle.map.MapEntry<byte[], byte[]> e = q.entry();
@@ -1400,9 +1463,8 @@ public final class Keyspace implements Closeable {
     public long reclaimIfDue(byte[] key, long recordAt) {
         // the reaper's hot path: the stripe lock taken directly (no lambda, one hash); a removal
         // or a same-size header rewrite never needs the growth and key-file steps of locked()
-        int slot = stripeOf(key);
+        int slot = lockStripe(key);
         ReentrantLock l = stripes[slot];
-        l.lock();
         try {
             return reclaimInContext(key, recordAt, slot);
         } catch (CapacityExhausted e) {
