@@ -761,15 +761,16 @@ class ExpiryWheelTest {
 
     /**
      * An event loop's {@link ExpiryWheel#assist}: nothing while the wheel is within
-     * {@link ExpiryWheel#ASSIST_AFTER_MILLIS} of the clock, then one chunk at a time (the oldest
-     * deadlines first), never more than {@link ExpiryWheel#CHUNK_RECORDS} keys per call.
+     * {@link ExpiryWheel#ASSIST_AFTER_MILLIS} of the clock, then a few chunks at a time (the
+     * oldest deadlines first, a slot's partial last chunk included).
      */
     @Test
-    void assistTakesOneSmallChunkOnlyWhenBehind() {
+    void assistTakesAFewSmallChunksOnlyWhenBehind() {
         open(START);
-        int n = 3 * ExpiryWheel.CHUNK_RECORDS + 5;
+        int perCall = ExpiryWheel.MIN_ASSIST_CHUNKS * ExpiryWheel.CHUNK_RECORDS;
+        int n = 3 * perCall + 5;
         for (int i = 0; i < n; i++) {
-            setAt("early" + i, START + 1); // one slot, more than three chunks
+            setAt("early" + i, START + 1); // one slot, more than three calls' worth
         }
         setAt("later", START + 5);
         f.clock.set(START + ExpiryWheel.ASSIST_AFTER_MILLIS);
@@ -782,16 +783,11 @@ class ExpiryWheelTest {
         int total = 0;
         for (int round = 0; round < 3; round++) {
             int got = f.wheel.assist();
-            assertEquals(ExpiryWheel.CHUNK_RECORDS, got, "one full chunk per call");
+            assertEquals(perCall, got, "MIN_ASSIST_CHUNKS full chunks per call just past the threshold");
             total += got;
             assertEquals(n + 1 - total, ks.size(), "the later deadline waits for the earlier slot");
         }
-        assertEquals(5, f.wheel.assist(), "the slot's last, partial chunk");
-        assertEquals(1, ks.size(), "only the later key is left");
-        assertEquals(0, f.wheel.assist(), "the later key is only 6 ms late: left to the reapers");
-        assertEquals(1, ks.size());
-        f.clock.advance(ExpiryWheel.ASSIST_AFTER_MILLIS - 6);
-        assertEquals(1, f.wheel.assist(), "until it too is more than the threshold late");
+        assertEquals(6, f.wheel.assist(), "the slot's last, partial chunk, then the next due slot's");
         assertEquals(0, ks.size());
         assertEquals(n + 1, f.wheel.assistedCount());
         assertEquals(n + 1, f.wheel.reclaimedCount());
@@ -801,10 +797,11 @@ class ExpiryWheelTest {
     /** The further behind, the more chunks one call takes, up to a bound. */
     @Test
     void assistTakesMoreChunksTheFurtherBehind() {
+        int min = ExpiryWheel.MIN_ASSIST_CHUNKS;
         assertEquals(0, ExpiryWheel.assistChunks(ExpiryWheel.ASSIST_AFTER_MILLIS));
-        assertEquals(1, ExpiryWheel.assistChunks(ExpiryWheel.ASSIST_AFTER_MILLIS + 1));
-        assertEquals(1, ExpiryWheel.assistChunks(ExpiryWheel.ASSIST_AFTER_MILLIS + ExpiryWheel.ASSIST_STEP_MILLIS));
-        assertEquals(2, ExpiryWheel.assistChunks(ExpiryWheel.ASSIST_AFTER_MILLIS + ExpiryWheel.ASSIST_STEP_MILLIS + 1));
+        assertEquals(min, ExpiryWheel.assistChunks(ExpiryWheel.ASSIST_AFTER_MILLIS + 1));
+        assertEquals(min, ExpiryWheel.assistChunks(ExpiryWheel.ASSIST_AFTER_MILLIS + ExpiryWheel.ASSIST_STEP_MILLIS));
+        assertEquals(min + 1, ExpiryWheel.assistChunks(ExpiryWheel.ASSIST_AFTER_MILLIS + ExpiryWheel.ASSIST_STEP_MILLIS + 1));
         assertEquals(ExpiryWheel.MAX_ASSIST_CHUNKS, ExpiryWheel.assistChunks(10_000));
 
         open(START);
@@ -813,11 +810,11 @@ class ExpiryWheelTest {
             setAt("k" + i, START + 1);
         }
         assertEquals(0, advanceTo(START + 1), "a reaper's pass: up to date, nothing due yet");
-        // the keys' slot is now 1 ms short of three steps past the threshold: three chunks
+        // the keys' slot is now 1 ms short of three steps past the threshold: two more chunks
         f.clock.set(START + 2 + ExpiryWheel.ASSIST_AFTER_MILLIS + 2 * ExpiryWheel.ASSIST_STEP_MILLIS);
         assertEquals(ExpiryWheel.ASSIST_AFTER_MILLIS + 2 * ExpiryWheel.ASSIST_STEP_MILLIS + 1,
                 f.wheel.behindMillis());
-        assertEquals(3 * ExpiryWheel.CHUNK_RECORDS, f.wheel.assist(), "three chunks at three steps");
+        assertEquals((min + 2) * ExpiryWheel.CHUNK_RECORDS, f.wheel.assist(), "two more chunks at three steps");
         f.clock.advance(1_000);
         assertEquals(ExpiryWheel.MAX_ASSIST_CHUNKS * ExpiryWheel.CHUNK_RECORDS, f.wheel.assist(),
                 "never more than the bound");
@@ -831,18 +828,19 @@ class ExpiryWheelTest {
     @Test
     void pendingChunksKeepTheWheelBehindUntilTakenAndAdvanceFinishesThem() {
         open(START);
-        int n = 2 * ExpiryWheel.CHUNK_RECORDS;
+        int perCall = ExpiryWheel.MIN_ASSIST_CHUNKS * ExpiryWheel.CHUNK_RECORDS;
+        int n = 2 * perCall;
         for (int i = 0; i < n; i++) {
             setAt("k" + i, START + 1);
         }
         f.clock.set(START + 12);
-        assertEquals(ExpiryWheel.CHUNK_RECORDS, f.wheel.assist(), "just past the threshold: one chunk");
+        assertEquals(perCall, f.wheel.assist(), "just past the threshold");
         assertEquals(START + 12 - 1 - START, f.wheel.behindMillis(),
                 "the slot of START + 1 is not all taken yet");
-        assertEquals(ExpiryWheel.CHUNK_RECORDS, f.wheel.advance());
+        assertEquals(perCall, f.wheel.advance());
         assertEquals(0, ks.size());
         assertEquals(0, f.wheel.behindMillis());
-        assertEquals(ExpiryWheel.CHUNK_RECORDS, f.wheel.assistedCount());
+        assertEquals(perCall, f.wheel.assistedCount());
     }
 
     /** CONFIG RESETSTAT: the wheel's counters and lag histogram start again; its records stay. */
