@@ -2,10 +2,12 @@ package dev.cajon.storage;
 
 import dev.cajon.storage.blob.BlobStore;
 import dev.cajon.storage.chronicle.BatchJournal;
+import dev.cajon.storage.chronicle.CleanState;
 import dev.cajon.storage.chronicle.MapFile;
 import dev.cajon.storage.chronicle.WriteJournal;
 import dev.cajon.storage.chronicle.ValueHeader;
 import java.io.Closeable;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -107,14 +109,23 @@ public final class Keyspace implements Closeable {
      * orphaned blob files are swept.
      */
     public static Keyspace open(Path dir, String name, Clock clock, boolean recover, ExpiryListener listener) {
+        // read (and delete) before the map is opened, which may touch its file
+        CleanState clean = takeCleanState(dir, name);
+        if (recover) {
+            clean = null;
+        }
         MapFile f = MapFile.open(dir, name, recover);
         BatchJournal batch = null;
         try {
             WriteJournal journal = WriteJournal.open(dir.resolve(JOURNAL_FILE), STRIPES);
             batch = BatchJournal.open(dir.resolve(BATCH_FILE), STRIPES);
             Keyspace ks = new Keyspace(name, clock, f, new BlobStore(dir.resolve("blobs")), journal, batch, listener);
-            ks.replayJournal();
-            ks.loadScan();
+            boolean replayed = ks.replayJournal();
+            if (clean != null && !replayed && clean.mapFile.equals(f.file().getFileName().toString())) {
+                ks.loadClean(clean);
+            } else {
+                ks.loadScan();
+            }
             return ks;
         } catch (RuntimeException | Error e) {
             // a keyspace that cannot open leaves no map or journal file open behind it
@@ -141,7 +152,7 @@ public final class Keyspace implements Closeable {
      * kept the old value, or kept the new one), the key ends up with the value being written.
      * Runs before the load scan, so the scan counts, files and expires these keys as any other.
      */
-    private void replayJournal() {
+    private boolean replayJournal() {
         List<WriteJournal.Pending> pending = journal.pending();
         for (WriteJournal.Pending p : pending) {
             ValueHeader.checkLayout(p.value());
@@ -168,6 +179,51 @@ public final class Keyspace implements Closeable {
         }
         if (!batches.isEmpty()) {
             batch.clearAll();
+        }
+        return !pending.isEmpty() || !batches.isEmpty();
+    }
+
+    private static CleanState takeCleanState(Path dir, String name) {
+        try {
+            return CleanState.take(dir);
+        } catch (IOException | RuntimeException e) {
+            log.warn("{}: ignoring its clean-shutdown state ({}); scanning the map instead", name, e.toString());
+            return null;
+        }
+    }
+
+    /**
+     * The open after a clean close: the counts and expiry records saved by {@link #close} instead
+     * of a scan of the whole map (0.4 s for a million keys on 2 cores, most of a restart). Records
+     * already due are handled now, so keys whose deadline passed while the server was down are
+     * gone before this returns, as after a scan; the expired_keys counter does not count them,
+     * as after a scan.
+     */
+    private void loadClean(CleanState clean) {
+        reset(keys, clean.keys);
+        reset(volatileKeys, clean.volatileKeys);
+        reset(deadlineSum, clean.deadlineSum);
+        long now = clock.nowMillis();
+        int dead = 0;
+        for (CleanState.Entry e : clean.records) {
+            long at = e.at();
+            if (now > at) {
+                // a key lives through its deadline millisecond: this record is due
+                long r = reclaimIfDue(e.key(), at);
+                if (r == RECLAIMED) {
+                    dead++;
+                } else if (r > 0) {
+                    expiryListener.file(this, e.key(), r);
+                }
+            } else {
+                expiryListener.file(this, e.key(), at);
+            }
+        }
+        expired.reset();
+        log.debug("{}: opened from its clean-shutdown state: {} keys, {} expiry records", name, clean.keys,
+                clean.records.size());
+        if (dead > 0) {
+            log.info("{}: removed {} keys that expired while down", name, dead);
         }
     }
 
@@ -1644,11 +1700,26 @@ public final class Keyspace implements Closeable {
     public void close() {
         lockAll();
         try {
+            if (closed) {
+                return;
+            }
             closed = true;
+            List<CleanState.Entry> records = new ArrayList<>();
+            long vol = volatileKeys.sum();
+            // with keys that have a deadline, their records must all be listed, or the next open scans
+            boolean listed = vol == 0 || expiryListener.records(this, (k, at) -> records.add(new CleanState.Entry(k, at)));
             try {
                 file.close();
             } finally {
                 batch.close();
+            }
+            if (listed) {
+                try {
+                    CleanState.write(file.file().getParent(), file.file(), keys.sum(), vol, deadlineSum.sum(), records);
+                } catch (IOException | RuntimeException e) {
+                    log.warn("{}: could not save its clean-shutdown state ({}); the next open scans the map", name,
+                            e.toString());
+                }
             }
         } finally {
             unlockAll();

@@ -79,6 +79,8 @@ public final class ExpiryWheel implements ExpiryListener {
     private long scheduled;
     private long bytes;
     private final AtomicLong reclaimed = new AtomicLong();
+    /** Chunks taken from {@link #pending} whose reclaiming has not finished (see {@link #records}). */
+    private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
     /** Of {@link #reclaimed}, the keys event loops reclaimed ({@link #assist}). */
     private final java.util.concurrent.atomic.LongAdder assisted = new java.util.concurrent.atomic.LongAdder();
     private final AtomicLong lagMax = new AtomicLong();
@@ -197,7 +199,11 @@ public final class ExpiryWheel implements ExpiryListener {
             if (c == null) {
                 return n;
             }
-            n += reclaim(c, target);
+            try {
+                n += reclaim(c, target);
+            } finally {
+                inFlight.decrementAndGet();
+            }
         }
     }
 
@@ -241,7 +247,11 @@ public final class ExpiryWheel implements ExpiryListener {
             if (c == null) {
                 break;
             }
-            n += reclaim(c, target);
+            try {
+                n += reclaim(c, target);
+            } finally {
+                inFlight.decrementAndGet();
+            }
         }
         assisted.add(n);
         return n;
@@ -271,6 +281,9 @@ public final class ExpiryWheel implements ExpiryListener {
             collectDue(target, budget);
         }
         Chunk c = pending.poll();
+        if (c != null) {
+            inFlight.incrementAndGet();
+        }
         publishProgress();
         return c;
     }
@@ -439,6 +452,45 @@ public final class ExpiryWheel implements ExpiryListener {
 
     /** Records {@code [from, to)} of a fired level-0 slot's array, due at millisecond {@code at}. */
     private record Chunk(byte[] records, int from, int to, long at) {}
+
+    /**
+     * Every record filed for {@code ks}, stale ones included (they are dropped when they fire, as
+     * they would have been here). False, and nothing listed, while any chunk is being reclaimed:
+     * its records are in no slot and could be missed.
+     */
+    @Override
+    public boolean records(Keyspace ks, RecordSink sink) {
+        lock.lock();
+        try {
+            if (inFlight.get() != 0) {
+                return false;
+            }
+            int id = ks.id();
+            for (int level = 0; level < LEVELS; level++) {
+                for (int s = 0; s < slots[level].length; s++) {
+                    if (slots[level][s] != null) {
+                        list(slots[level][s], 0, fill[level][s], id, sink);
+                    }
+                }
+            }
+            for (Chunk c : pending) {
+                list(c.records, c.from, c.to, id, sink);
+            }
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static void list(byte[] b, int from, int to, int ksId, RecordSink sink) {
+        for (int p = from; p < to; ) {
+            int len = getInt(b, p + 12);
+            if (getInt(b, p) == ksId) {
+                sink.record(java.util.Arrays.copyOfRange(b, p + RECORD_HEADER, p + RECORD_HEADER + len), getLong(b, p + 4));
+            }
+            p += RECORD_HEADER + len;
+        }
+    }
 
     // ------------------------------------------------------------------ introspection
 
