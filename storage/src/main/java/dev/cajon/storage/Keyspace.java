@@ -304,7 +304,7 @@ public final class Keyspace implements Closeable {
 
     /** Chronicle's hash of a stored key: its low bits pick the key's segment. */
     private static long segmentHash(byte[] key) {
-        return net.openhft.chronicle.algo.hashing.LongHashFunction.xx_r39().hashBytes(key);
+        return dev.cajon.storage.chronicle.ByteArrayAccess.xxHash64(key);
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.cajon.storage.chronicle;
 import static dev.cajon.storage.TestData.b;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -32,11 +33,29 @@ class ByteArrayAccessTest {
         // written before (or by Chronicle's access, in files created before this class)
         Random rnd = new Random(7);
         LongHashFunction f = LongHashFunction.xx_r39();
-        for (int len = 0; len <= 130; len++) {
+        // the fast path is taken when Chronicle passes its xx_r39 instance, which it fetches per call
+        assertSame(f, LongHashFunction.xx_r39(), "xx_r39() is one instance");
+        for (int len = 0; len <= 300; len++) {
+            for (int trial = 0; trial < 20; trial++) {
+                byte[] a = new byte[len];
+                rnd.nextBytes(a);
+                long theirs = new ByteArrayDataAccess().getData(a).hash(f);
+                assertEquals(theirs, new ByteArrayAccess().getData(a).hash(f), "length " + len);
+                assertEquals(theirs, ByteArrayAccess.xxHash64(a), "our own xxHash64, length " + len);
+            }
+        }
+        // and a few long ones (values are hashed too, e.g. by Chronicle's checksums)
+        for (int len : new int[] {1_000, 4_096, 65_537}) {
             byte[] a = new byte[len];
             rnd.nextBytes(a);
-            long theirs = new ByteArrayDataAccess().getData(a).hash(f);
-            assertEquals(theirs, new ByteArrayAccess().getData(a).hash(f), "length " + len);
+            assertEquals(f.hashBytes(a), ByteArrayAccess.xxHash64(a), "length " + len);
+        }
+        // bytes with the high bit set, where sign extension would show
+        byte[] ones = new byte[77];
+        java.util.Arrays.fill(ones, (byte) 0xFF);
+        for (int len = 0; len <= ones.length; len++) {
+            byte[] a = java.util.Arrays.copyOf(ones, len);
+            assertEquals(f.hashBytes(a), ByteArrayAccess.xxHash64(a), "0xFF x " + len);
         }
     }
 
