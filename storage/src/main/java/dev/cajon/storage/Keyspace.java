@@ -328,10 +328,7 @@ public final class Keyspace implements Closeable {
         return s;
     }
 
-    /**
-     * For tests: the stripes of the stored keys, by the Chronicle segment that holds them, and
-     * the segment count.
-     */
+    /** For tests: the stripes of the stored keys, by the Chronicle segment that holds them. */
     java.util.Map<Integer, java.util.Set<Integer>> stripesBySegment() {
         lockAll();
         try {

@@ -131,30 +131,34 @@ class CleanRestartTest {
     @Test
     void afterACrashThereIsNoStateAndTheOpenScans() throws IOException {
         closedWithAFalseCount();
-        Keyspace ks;
         // a crash: the running marker is left behind, the open goes through Chronicle's recovery
         Files.writeString(dir.resolve("cajon.running"), "1");
-        ks = open();
+        Keyspace ks = open();
         assertTrue(store.recovered());
         assertEquals(100, ks.size(), "recovery never trusts a saved state");
         assertFalse(Files.exists(ksDir().resolve(CleanState.FILE)));
     }
 
     @Test
-    void growthAndFlushLeaveAStateForTheirOwnGeneration() {
+    void growthAndFlushLeaveAStateForTheirOwnGeneration() throws IOException {
         Keyspace ks = open();
         for (int i = 0; i < 40_000; i++) {
             set(ks, "k" + i, i % 2 == 0 ? T0 + 100_000 + i : ValueHeader.NO_EXPIRY);
         }
-        assertTrue(ks.generation() > 1);
+        int grown = ks.generation();
+        assertTrue(grown > 1);
         store.close();
+        assertTrue(mapFileOfState().startsWith("keys.g" + grown + "."), mapFileOfState());
         ks = open();
         assertEquals(40_000, ks.size());
         assertEquals(20_000, ks.volatileSize());
         assertEquals(20_000, wheel.scheduled());
         ks.flush();
         set(ks, "after", ValueHeader.NO_EXPIRY);
+        int flushed = ks.generation();
+        assertTrue(flushed != grown, "FLUSHDB starts a new generation");
         store.close();
+        assertTrue(mapFileOfState().startsWith("keys.g" + flushed + "."), mapFileOfState());
         ks = open();
         assertEquals(1, ks.size(), "FLUSHDB's fresh generation was saved and reopened");
         assertEquals(0, wheel.scheduled(), "the flushed keys' records were not saved");

@@ -91,7 +91,7 @@ class KeyspaceStripeTest {
 
     /** Counters, MSET and growth together on the stripe locks: no increment is lost. */
     @Test
-    void incrementsAreNeverLostWhileGrowthMovesTheStripes() throws Exception {
+    void incrementsAreNeverLostAcrossGrowth() throws Exception {
         int threads = 4;
         int perThread = 40_000;
         int counters = 16;

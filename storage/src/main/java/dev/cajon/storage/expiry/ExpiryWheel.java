@@ -199,11 +199,7 @@ public final class ExpiryWheel implements ExpiryListener {
             if (c == null) {
                 return n;
             }
-            try {
-                n += reclaim(c, target);
-            } finally {
-                inFlight.decrementAndGet();
-            }
+            n += reclaimTaken(c, target);
         }
     }
 
@@ -247,14 +243,19 @@ public final class ExpiryWheel implements ExpiryListener {
             if (c == null) {
                 break;
             }
-            try {
-                n += reclaim(c, target);
-            } finally {
-                inFlight.decrementAndGet();
-            }
+            n += reclaimTaken(c, target);
         }
         assisted.add(n);
         return n;
+    }
+
+    /** Reclaims a chunk taken from {@link #pending}, which then no longer counts as in flight. */
+    private int reclaimTaken(Chunk c, long now) {
+        try {
+            return reclaim(c, now);
+        } finally {
+            inFlight.decrementAndGet();
+        }
     }
 
     /** How many chunks one {@link #assist} call takes when the wheel is {@code behind} ms behind. */
