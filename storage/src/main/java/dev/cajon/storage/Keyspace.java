@@ -445,9 +445,20 @@ public final class Keyspace implements Closeable {
                 }
                 growIfNeeded();
             }
+            Runnable hook = beforeRetry;
+            if (hook != null) {
+                hook.run();
+            }
             grow(true);
         }
     }
+
+    /**
+     * For tests: runs when a multi-key command ran out of room, after it let its stripes go and
+     * before the map grows for its retry; the one moment another client could see the keyspace
+     * between the two attempts.
+     */
+    volatile Runnable beforeRetry;
 
     /** Every stripe plus the map lock: nothing else runs on this keyspace meanwhile. */
     private void lockAll() {
@@ -648,6 +659,11 @@ public final class Keyspace implements Closeable {
 
     /** Puts a freshly encoded value; on failure the new blob (if any) is removed again. */
     private void putEncoded(byte[] key, byte[] stored, byte[] old) {
+        putEncoded(key, stored, old, null);
+    }
+
+    /** {@link #putEncoded} as one write of a batch that may have to be taken back ({@code undo}). */
+    private void putEncoded(byte[] key, byte[] stored, byte[] old, Undo undo) {
         try {
             put(key, stored, old);
         } catch (CapacityExhausted e) {
@@ -657,9 +673,13 @@ public final class Keyspace implements Closeable {
             }
             throw e;
         }
-        if (old != null && ValueHeader.isBlob(old)
-                && (!ValueHeader.isBlob(stored) || ValueHeader.blobId(old) != ValueHeader.blobId(stored))) {
-            blobs.delete(ValueHeader.blobId(old));
+        long oldBlob = old != null && ValueHeader.isBlob(old)
+                && (!ValueHeader.isBlob(stored) || ValueHeader.blobId(old) != ValueHeader.blobId(stored))
+                ? ValueHeader.blobId(old) : ValueHeader.NO_BLOB;
+        if (undo != null) {
+            undo.written(key, old, oldBlob);
+        } else if (oldBlob != ValueHeader.NO_BLOB) {
+            blobs.delete(oldBlob);
         }
     }
 
@@ -858,9 +878,15 @@ public final class Keyspace implements Closeable {
      * (looking the key up again). Same semantics and bookkeeping as the general path.
      */
     private SetResult setInPlace(byte[] key, byte[] value, byte[] encoded, SetCondition cond, long expireAt) {
+        return setInPlace(key, value, encoded, cond, expireAt, null);
+    }
+
+    /** {@link #setInPlace} as one write of a batch that may have to be taken back ({@code undo}). */
+    private SetResult setInPlace(byte[] key, byte[] value, byte[] encoded, SetCondition cond, long expireAt,
+                                 Undo undo) {
         int slot = stripeOf(key);
         try {
-            return setInContext(key, value, encoded, cond, expireAt, slot);
+            return setInContext(key, value, encoded, cond, expireAt, slot, undo);
         } finally {
             // after the context closed: Chronicle stores the entry's checksum on close
             journal.end(slot);
@@ -872,7 +898,7 @@ public final class Keyspace implements Closeable {
      * (MSET, which journals it), else null; never with KEEP_TTL, whose deadline is the old entry's.
      */
     private SetResult setInContext(byte[] key, byte[] value, byte[] encoded, SetCondition cond, long expireAt,
-                                   int slot) {
+                                   int slot, Undo undo) {
         long now = clock.nowMillis();
         try (net.openhft.chronicle.map.ExternalMapQueryContext<byte[], byte[], ?> q = map().queryContext(key)) {
             q.updateLock().lock();
@@ -881,6 +907,7 @@ public final class Keyspace implements Closeable {
             long oldAt = ValueHeader.NO_EXPIRY;
             long oldWheel = ValueHeader.NO_EXPIRY;
             long oldBlob = ValueHeader.NO_BLOB;
+            byte[] before = null;
             if (e != null) {
                 net.openhft.chronicle.hash.Data<byte[]> d = e.value();
                 net.openhft.chronicle.bytes.RandomDataInput in = d.bytes();
@@ -896,6 +923,9 @@ public final class Keyspace implements Closeable {
                 } else {
                     live = true;
                     oldWheel = ValueHeader.wheelAt(in, off);
+                    if (undo != null) {
+                        before = d.getUsing(null);
+                    }
                 }
             }
             if (cond == SetCondition.IF_ABSENT && live || cond == SetCondition.IF_PRESENT && !live) {
@@ -910,7 +940,9 @@ public final class Keyspace implements Closeable {
             byte[] stored = withWheel(raw, at, oldWheel, fileRecord);
             writeThrough(q, e, key, stored, slot);
             accountWrite(key, stored, live, oldAt, at, fileRecord);
-            if (oldBlob != ValueHeader.NO_BLOB) {
+            if (undo != null) {
+                undo.written(key, before, oldBlob);
+            } else if (oldBlob != ValueHeader.NO_BLOB) {
                 blobs.delete(oldBlob);
             }
             return SetResult.OK;
@@ -961,17 +993,86 @@ public final class Keyspace implements Closeable {
                     : encode(v, 0, v.length, ValueHeader.NO_EXPIRY);
         }
         int token = beginBatch(kv, stored);
+        Undo undo = kv.length > 2 ? new Undo() : null;
+        int i = 0;
         try {
-            for (int i = 0; i < kv.length; i += 2) {
+            for (; i < kv.length; i += 2) {
                 if (kv[i + 1].length <= BLOB_THRESHOLD) {
-                    setInPlace(kv[i], kv[i + 1], stored[i / 2], SetCondition.ALWAYS, ValueHeader.NO_EXPIRY);
+                    setInPlace(kv[i], kv[i + 1], stored[i / 2], SetCondition.ALWAYS, ValueHeader.NO_EXPIRY, undo);
                 } else {
-                    putEncoded(kv[i], stored[i / 2], readLive(kv[i]));
+                    putEncoded(kv[i], stored[i / 2], readLive(kv[i]), undo);
                 }
             }
+        } catch (CapacityExhausted e) {
+            if (undo != null) {
+                // the failed pair left nothing behind (putEncoded removed its blob); the pairs
+                // after it were never written, but their blob files exist
+                for (int j = i + 2; j < kv.length; j += 2) {
+                    if (ValueHeader.isBlob(stored[j / 2])) {
+                        blobs.delete(ValueHeader.blobId(stored[j / 2]));
+                    }
+                }
+                takeBack(undo);
+            }
+            throw e;
         } finally {
             if (token != NO_BATCH) {
                 batch.end(token);
+            }
+        }
+        if (undo != null) {
+            undo.oldBlobs.forEach(blobs::delete);
+        }
+    }
+
+    /**
+     * What a multi-key write has changed so far. If the map runs out of room part way, the writes
+     * are taken back before the stripes are let go, so that no client sees part of the command and
+     * its retry after growth starts from the state before it (MSETNX must not find its own keys).
+     * Overwritten blob files are deleted only once every write is in.
+     */
+    private static final class Undo {
+        final List<byte[]> keys = new ArrayList<>();
+        /** The stored bytes before each write; null when the key was absent. */
+        final List<byte[]> before = new ArrayList<>();
+        final List<Long> oldBlobs = new ArrayList<>();
+
+        void written(byte[] key, byte[] old, long oldBlob) {
+            keys.add(key);
+            before.add(old);
+            if (oldBlob != ValueHeader.NO_BLOB) {
+                oldBlobs.add(oldBlob);
+            }
+        }
+    }
+
+    /**
+     * Restores what {@code undo} recorded, last write first (so a key written twice gets its
+     * first value back). Every key's stripe is still held. A removal never needs room; putting
+     * back an old value could, but only when it is larger than the one written and the space it
+     * freed has been taken meanwhile, by a key of another stripe in the same segment: then the
+     * command fails with part of it applied, as any write failed before this existed.
+     */
+    private void takeBack(Undo undo) {
+        for (int k = undo.keys.size() - 1; k >= 0; k--) {
+            byte[] key = undo.keys.get(k);
+            byte[] old = undo.before.get(k);
+            byte[] now = map().get(key);
+            try {
+                if (old == null) {
+                    if (now != null) {
+                        removeStored(key, now);
+                    }
+                } else {
+                    put(key, old, now);
+                    if (now != null && ValueHeader.isBlob(now)
+                            && (!ValueHeader.isBlob(old) || ValueHeader.blobId(now) != ValueHeader.blobId(old))) {
+                        blobs.delete(ValueHeader.blobId(now));
+                    }
+                }
+            } catch (CapacityExhausted e) {
+                throw new IllegalStateException("keyspace " + name + ": a multi-key write ran out of room"
+                        + " and could not be taken back", e.getCause());
             }
         }
     }
