@@ -5,6 +5,7 @@ import dev.cajon.server.net.ConnectionHandler;
 import dev.cajon.server.net.InputCounter;
 import dev.cajon.storage.Store;
 import dev.cajon.storage.expiry.ExpiryReaper;
+import dev.cajon.storage.expiry.ExpiryWarmup;
 import dev.cajon.storage.expiry.ExpiryWheel;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -143,6 +144,9 @@ public final class CajonServer implements AutoCloseable {
             CajonServer server = new CajonServer(config, store, context, boss, workers, ch, epoll ? "epoll" : "nio", reaper);
             // SHUTDOWN in a server embedded without a launcher: close it (off the event loop)
             context.onShutdownRequest(() -> new Thread(server::close, "cajon-shutdown").start());
+            if (reaper != null && config.expiryWarmup()) {
+                startExpiryWarmup();
+            }
             return server;
         } catch (Exception e) {
             // also a BindException, which Netty rethrows without declaring it
@@ -165,6 +169,27 @@ public final class CajonServer implements AutoCloseable {
      */
     static int defaultExpiryThreads() {
         return Runtime.getRuntime().availableProcessors();
+    }
+
+    /**
+     * Warms the expiry path up on a scratch store (see {@link ExpiryWarmup}) on a low-priority
+     * thread once the server listens: about half a core-second, so that the first expiry storm
+     * of this JVM meets compiled code. A failure costs only the warm-up.
+     */
+    private static void startExpiryWarmup() {
+        Thread t = new Thread(() -> {
+            long t0 = System.nanoTime();
+            try {
+                long n = ExpiryWarmup.run();
+                log.debug("expiry path warmed up: {} keys reclaimed on a scratch store in {} ms", n,
+                        (System.nanoTime() - t0) / 1_000_000);
+            } catch (RuntimeException | LinkageError e) {
+                log.warn("expiry warm-up failed (the first expiry storm will run on a cold JIT): {}", e.toString());
+            }
+        }, "cajon-warmup-expiry");
+        t.setDaemon(true);
+        t.setPriority(Thread.MIN_PRIORITY);
+        t.start();
     }
 
     /** The opened store, or the opener's failure rethrown as it was (unchecked) on this thread. */

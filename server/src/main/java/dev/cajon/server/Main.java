@@ -37,6 +37,11 @@ public final class Main implements Callable<Integer> {
             description = "Threads that reclaim expired keys; all but one only help when reclamation falls behind (default: one per core).")
     int expiryThreads = 0;
 
+    @Option(names = "--expiry-warmup", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "After start, run the expiry path on a scratch store so that the first expiry storm"
+                    + " meets compiled code (default: on; --no-expiry-warmup turns it off).")
+    boolean expiryWarmup = true;
+
     static final class VersionProvider implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
@@ -72,7 +77,8 @@ public final class Main implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         long t0 = System.nanoTime();
-        ServerConfig cfg = ServerConfig.defaults().withBind(bind).withPort(port).withDir(dir).withIoThreads(ioThreads).withExpiryThreads(expiryThreads);
+        ServerConfig cfg = ServerConfig.defaults().withBind(bind).withPort(port).withDir(dir).withIoThreads(ioThreads).withExpiryThreads(expiryThreads)
+                .withExpiryWarmup(expiryWarmup);
         CajonServer server;
         try {
             server = CajonServer.start(cfg);

@@ -14,42 +14,48 @@ import java.nio.file.Path;
  * @param activeExpiry run the expiry reaper threads (tests with a manual clock drive the wheel
  *                     themselves and turn it off)
  * @param expiryThreads reaper threads (one always, the others help when behind); 0 means one per core
+ * @param expiryWarmup with active expiry: run the expiry path on a scratch store after start, so
+ *                     that the first storm meets compiled code (see {@code ExpiryWarmup})
  */
 public record ServerConfig(String bind, int port, Path dir, Clock clock, int ioThreads, boolean activeExpiry,
-                           int expiryThreads) {
+                           int expiryThreads, boolean expiryWarmup) {
     public static final String DEFAULT_BIND = "127.0.0.1";
     public static final int DEFAULT_PORT = 6379;
     public static final Path DEFAULT_DIR = Path.of("data");
 
     public static ServerConfig defaults() {
-        return new ServerConfig(DEFAULT_BIND, DEFAULT_PORT, DEFAULT_DIR, Clock.SYSTEM, 0, true, 0);
+        return new ServerConfig(DEFAULT_BIND, DEFAULT_PORT, DEFAULT_DIR, Clock.SYSTEM, 0, true, 0, true);
     }
 
     public ServerConfig withPort(int p) {
-        return new ServerConfig(bind, p, dir, clock, ioThreads, activeExpiry, expiryThreads);
+        return new ServerConfig(bind, p, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup);
     }
 
     public ServerConfig withDir(Path d) {
-        return new ServerConfig(bind, port, d, clock, ioThreads, activeExpiry, expiryThreads);
+        return new ServerConfig(bind, port, d, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup);
     }
 
     public ServerConfig withBind(String b) {
-        return new ServerConfig(b, port, dir, clock, ioThreads, activeExpiry, expiryThreads);
+        return new ServerConfig(b, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup);
     }
 
     public ServerConfig withClock(Clock c) {
-        return new ServerConfig(bind, port, dir, c, ioThreads, activeExpiry, expiryThreads);
+        return new ServerConfig(bind, port, dir, c, ioThreads, activeExpiry, expiryThreads, expiryWarmup);
     }
 
     public ServerConfig withActiveExpiry(boolean on) {
-        return new ServerConfig(bind, port, dir, clock, ioThreads, on, expiryThreads);
+        return new ServerConfig(bind, port, dir, clock, ioThreads, on, expiryThreads, expiryWarmup);
     }
 
     public ServerConfig withExpiryThreads(int n) {
-        return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, n);
+        return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, n, expiryWarmup);
     }
 
     public ServerConfig withIoThreads(int n) {
-        return new ServerConfig(bind, port, dir, clock, n, activeExpiry, expiryThreads);
+        return new ServerConfig(bind, port, dir, clock, n, activeExpiry, expiryThreads, expiryWarmup);
+    }
+
+    public ServerConfig withExpiryWarmup(boolean on) {
+        return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, on);
     }
 }

@@ -39,6 +39,29 @@ class CajonServerStartTest {
     }
 
     @Test
+    void theExpiryWarmupRunsBesideTheServerAndLeavesItsDataAlone() throws Exception {
+        try (CajonServer s = CajonServer.start(config())) {
+            Thread warmup = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().equals("cajon-warmup-expiry")).findFirst().orElse(null);
+            if (warmup != null) { // null: it has already finished
+                warmup.join(60_000);
+                assertTrue(!warmup.isAlive(), "the warm-up ends by itself");
+            }
+            var ks = s.store().keyspace(Store.DEFAULT_APP, 0);
+            assertEquals(0, ks.size(), "no scratch key in the server's keyspace");
+            assertEquals(0, ks.expiredCount(), "INFO's expired_keys counts none of the warm-up's keys");
+            assertEquals(0, s.context().wheel().reclaimedCount(), "nor does the server's wheel");
+            try (var files = java.nio.file.Files.walk(dir)) {
+                assertEquals(java.util.List.of(), files.filter(p -> p.toString().contains("warmup")).toList(),
+                        "nothing of the scratch store in the data dir");
+            }
+        }
+        try (CajonServer s = CajonServer.start(config().withExpiryWarmup(false))) {
+            assertEquals(0, liveThreads("cajon-warmup-expiry"), "turned off, no warm-up runs");
+        }
+    }
+
+    @Test
     void aPortInUseFailsTheStartAndReleasesTheDataDir() throws IOException {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             ServerConfig cfg = config().withPort(taken.getLocalPort());

@@ -7,9 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Locale;
-import java.util.stream.Stream;
 
 /**
  * What the JMH benchmarks share: fixed-width keys and values, RESP request bytes, throw-away data
@@ -130,20 +128,7 @@ final class BenchSupport {
 
     /** Deletes {@code dir} and everything in it (the map files of a closed store). */
     static void deleteTree(Path dir) {
-        if (dir == null || !Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(dir)) {
-            s.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        dev.cajon.storage.FileTrees.delete(dir);
     }
 
     /** Throws unless {@code reply} begins with {@code expected}: a benchmark must measure the happy path. */
