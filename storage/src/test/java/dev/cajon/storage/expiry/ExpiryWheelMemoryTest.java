@@ -56,4 +56,30 @@ class ExpiryWheelMemoryTest {
             assertEquals(0, f.wheel.bytes());
         }
     }
+
+    /**
+     * When a level-1 slot cascades into level 0 (as each quarter second of a storm does), every
+     * level-0 slot it feeds is sized once for what it receives: the wheel then holds exactly the
+     * records' bytes, not slot arrays grown by half again per record.
+     */
+    @Test
+    void aCascadeSizesTheSlotsItFillsExactly() {
+        int n = 5_000;
+        long l0Span = 1L << ExpiryWheel.L0_BITS;
+        try (ExpiryFixture f = new ExpiryFixture(dir, T0 + 7)) {
+            // every deadline inside one level-1 slot: (b, b + span), b a level-1 boundary
+            long b = (f.now() / l0Span + 2) * l0Span;
+            for (int i = 0; i < n; i++) {
+                byte[] key = String.format("session:%08d", i).getBytes(StandardCharsets.US_ASCII);
+                f.ks.set(key, new byte[] {'1'}, SetCondition.ALWAYS, b + 1 + (i * 7919L) % (l0Span - 1), false);
+            }
+            assertTrue(f.wheel.bytes() >= 32L * n);
+            // to b: the slot cascades, nothing is due yet
+            assertEquals(0, f.advanceBy(b + 1 - f.now()));
+            assertEquals(n, f.wheel.scheduled());
+            assertEquals(32L * n, f.wheel.bytes(), "16 bytes of header plus the 16-byte key per record, no slack");
+            assertEquals(n, f.advanceBy(l0Span));
+            assertEquals(0, f.wheel.bytes());
+        }
+    }
 }
