@@ -33,6 +33,21 @@ class MainTest {
     }
 
     @Test
+    void theExpiryWarmupIsOnUnlessTurnedOff() {
+        Main quick = Main.quickParse(new String[] {"--port", "7000"});
+        assertNotNull(quick);
+        assertEquals(true, quick.expiryWarmup);
+        for (String[] args : new String[][] {{}, {"--expiry-warmup"}, {"--no-expiry-warmup"},
+                {"--port", "7000", "--no-expiry-warmup"}}) {
+            assertNull(args.length == 0 ? null : Main.quickParse(args), "a flag is left to picocli");
+            Main full = new Main();
+            new CommandLine(full).parseArgs(args);
+            boolean off = Arrays.asList(args).contains("--no-expiry-warmup");
+            assertEquals(!off, full.expiryWarmup, Arrays.toString(args));
+        }
+    }
+
+    @Test
     void leavesEverythingElseToPicocli() {
         for (String[] args : new String[][] {
                 {"-h"}, {"--help"}, {"-V"}, {"--version"}, {"--port"}, {"--port", "abc"}, {"--port", "010"},
