@@ -48,6 +48,8 @@ public final class CajonServer implements AutoCloseable {
     private final Channel serverChannel;
     private final String transport;
     private final ExpiryReaper reaper;
+    /** The expiry warm-up running beside the server after start, or null. */
+    private volatile ExpiryWarmup warmup;
     private volatile boolean closed;
 
     private CajonServer(ServerConfig config, Store store, ServerContext context, EventLoopGroup boss,
@@ -145,7 +147,8 @@ public final class CajonServer implements AutoCloseable {
             // SHUTDOWN in a server embedded without a launcher: close it (off the event loop)
             context.onShutdownRequest(() -> new Thread(server::close, "cajon-shutdown").start());
             if (reaper != null && config.expiryWarmup()) {
-                startExpiryWarmup();
+                // the first expiry storm of this JVM should meet compiled code (ExpiryWarmup)
+                server.warmup = ExpiryWarmup.start();
             }
             return server;
         } catch (Exception e) {
@@ -169,27 +172,6 @@ public final class CajonServer implements AutoCloseable {
      */
     static int defaultExpiryThreads() {
         return Runtime.getRuntime().availableProcessors();
-    }
-
-    /**
-     * Warms the expiry path up on a scratch store (see {@link ExpiryWarmup}) on a low-priority
-     * thread once the server listens: about half a core-second, so that the first expiry storm
-     * of this JVM meets compiled code. A failure costs only the warm-up.
-     */
-    private static void startExpiryWarmup() {
-        Thread t = new Thread(() -> {
-            long t0 = System.nanoTime();
-            try {
-                long n = ExpiryWarmup.run();
-                log.debug("expiry path warmed up: {} keys reclaimed on a scratch store in {} ms", n,
-                        (System.nanoTime() - t0) / 1_000_000);
-            } catch (RuntimeException | LinkageError e) {
-                log.warn("expiry warm-up failed (the first expiry storm will run on a cold JIT): {}", e.toString());
-            }
-        }, "cajon-warmup-expiry");
-        t.setDaemon(true);
-        t.setPriority(Thread.MIN_PRIORITY);
-        t.start();
     }
 
     /** The opened store, or the opener's failure rethrown as it was (unchecked) on this thread. */
@@ -243,6 +225,10 @@ public final class CajonServer implements AutoCloseable {
             boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
             workers.shutdownGracefully(100, 5_000, TimeUnit.MILLISECONDS).syncUninterruptibly();
         } finally {
+            ExpiryWarmup w = warmup;
+            if (w != null) {
+                w.close();
+            }
             if (reaper != null) {
                 reaper.close();
             }

@@ -59,6 +59,14 @@ class CajonServerStartTest {
         try (CajonServer s = CajonServer.start(config().withExpiryWarmup(false))) {
             assertEquals(0, liveThreads("cajon-warmup-expiry"), "turned off, no warm-up runs");
         }
+        // closed while warming up: the warm-up stops with the server and deletes its store
+        CajonServer.start(config()).close();
+        assertEquals(0, liveThreads("cajon-warmup-expiry"), "close stops the warm-up");
+        try (var tmp = java.nio.file.Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            String mine = "cajon-expiry-warmup-" + ProcessHandle.current().pid() + "-";
+            assertEquals(java.util.List.of(), tmp.filter(p -> p.getFileName().toString().startsWith(mine)).toList(),
+                    "no scratch store left in the temp dir");
+        }
     }
 
     @Test

@@ -636,6 +636,12 @@ public final class Keyspace implements Closeable {
         counter.add(value);
     }
 
+    /** A key found past its deadline was removed or overwritten: the counts, expired_keys, its blob. */
+    private void accountExpired(long at, long blobId) {
+        accountRemoval(at, blobId);
+        expired.increment();
+    }
+
     /** The counts after a live key was removed; deletes its blob. */
     private void accountRemoval(long oldAt, long blobId) {
         keys.decrement();
@@ -669,7 +675,11 @@ public final class Keyspace implements Closeable {
         } catch (CapacityExhausted e) {
             if (ValueHeader.isBlob(stored) && (old == null || !ValueHeader.isBlob(old)
                     || ValueHeader.blobId(old) != ValueHeader.blobId(stored))) {
-                blobs.delete(ValueHeader.blobId(stored));
+                if (undo != null) {
+                    undo.deadBlobs.add(ValueHeader.blobId(stored)); // named by the batch journal until it ends
+                } else {
+                    blobs.delete(ValueHeader.blobId(stored));
+                }
             }
             throw e;
         }
@@ -908,6 +918,10 @@ public final class Keyspace implements Closeable {
             long oldWheel = ValueHeader.NO_EXPIRY;
             long oldBlob = ValueHeader.NO_BLOB;
             byte[] before = null;
+            // an entry past its deadline is gone, exactly as readLive would have removed it; it is
+            // accounted for once this context has removed or replaced it (not if the write fails)
+            long expiredAt = ValueHeader.NO_EXPIRY;
+            long expiredBlob = ValueHeader.NO_BLOB;
             if (e != null) {
                 net.openhft.chronicle.hash.Data<byte[]> d = e.value();
                 net.openhft.chronicle.bytes.RandomDataInput in = d.bytes();
@@ -915,9 +929,8 @@ public final class Keyspace implements Closeable {
                 oldAt = ValueHeader.expireAt(in, off);
                 oldBlob = ValueHeader.blobIdOrNone(in, off);
                 if (ValueHeader.isPast(oldAt, now)) {
-                    // past its deadline: gone, exactly as readLive would have removed it
-                    accountRemoval(oldAt, oldBlob);
-                    expired.increment();
+                    expiredAt = oldAt;
+                    expiredBlob = oldBlob;
                     oldAt = ValueHeader.NO_EXPIRY;
                     oldBlob = ValueHeader.NO_BLOB;
                 } else {
@@ -931,6 +944,7 @@ public final class Keyspace implements Closeable {
             if (cond == SetCondition.IF_ABSENT && live || cond == SetCondition.IF_PRESENT && !live) {
                 if (e != null && !live) {
                     q.remove(e);
+                    accountExpired(expiredAt, expiredBlob);
                 }
                 return SetResult.NOT_APPLIED;
             }
@@ -939,6 +953,9 @@ public final class Keyspace implements Closeable {
             byte[] raw = encoded != null && expireAt != KEEP_TTL ? encoded : ValueHeader.raw(value, at);
             byte[] stored = withWheel(raw, at, oldWheel, fileRecord);
             writeThrough(q, e, key, stored, slot);
+            if (e != null && !live) {
+                accountExpired(expiredAt, expiredBlob);
+            }
             accountWrite(key, stored, live, oldAt, at, fileRecord);
             if (undo != null) {
                 undo.written(key, before, oldBlob);
@@ -994,6 +1011,7 @@ public final class Keyspace implements Closeable {
         }
         int token = beginBatch(kv, stored);
         Undo undo = kv.length > 2 ? new Undo() : null;
+        CapacityExhausted failed = null;
         int i = 0;
         try {
             for (; i < kv.length; i += 2) {
@@ -1004,24 +1022,29 @@ public final class Keyspace implements Closeable {
                 }
             }
         } catch (CapacityExhausted e) {
-            if (undo != null) {
-                // the failed pair left nothing behind (putEncoded removed its blob); the pairs
-                // after it were never written, but their blob files exist
-                for (int j = i + 2; j < kv.length; j += 2) {
-                    if (ValueHeader.isBlob(stored[j / 2])) {
-                        blobs.delete(ValueHeader.blobId(stored[j / 2]));
-                    }
-                }
-                takeBack(undo);
+            if (undo == null) {
+                throw e; // a single pair: nothing was written
             }
-            throw e;
+            failed = e;
+            // the pairs after the failed one were never written, but their blob files exist
+            for (int j = i + 2; j < kv.length; j += 2) {
+                if (ValueHeader.isBlob(stored[j / 2])) {
+                    undo.deadBlobs.add(ValueHeader.blobId(stored[j / 2]));
+                }
+            }
+            takeBack(undo);
         } finally {
             if (token != NO_BATCH) {
                 batch.end(token);
             }
         }
+        // Files go only now: until the batch is ended, a crash replays all of it, and every blob
+        // and key file it names must still be there.
         if (undo != null) {
-            undo.oldBlobs.forEach(blobs::delete);
+            undo.deleteFiles(blobs, failed == null);
+        }
+        if (failed != null) {
+            throw failed;
         }
     }
 
@@ -1035,23 +1058,44 @@ public final class Keyspace implements Closeable {
         final List<byte[]> keys = new ArrayList<>();
         /** The stored bytes before each write; null when the key was absent. */
         final List<byte[]> before = new ArrayList<>();
+        /** The blob each write overwrote, or NO_BLOB. */
         final List<Long> oldBlobs = new ArrayList<>();
+        /** Blobs that nothing names any more once the writes are taken back. */
+        final List<Long> deadBlobs = new ArrayList<>();
+        /** After {@link #takeBack}: how many writes (the first ones) are still applied. */
+        int applied;
 
         void written(byte[] key, byte[] old, long oldBlob) {
             keys.add(key);
             before.add(old);
-            if (oldBlob != ValueHeader.NO_BLOB) {
-                oldBlobs.add(oldBlob);
+            oldBlobs.add(oldBlob);
+        }
+
+        /** Deletes the blob files the command left unnamed: {@code done}, it went through. */
+        void deleteFiles(BlobStore blobs, boolean done) {
+            int overwritten = done ? oldBlobs.size() : applied;
+            for (int w = 0; w < overwritten; w++) {
+                if (oldBlobs.get(w) != ValueHeader.NO_BLOB) {
+                    blobs.delete(oldBlobs.get(w));
+                }
+            }
+            if (!done) {
+                deadBlobs.forEach(blobs::delete);
             }
         }
     }
 
     /**
      * Restores what {@code undo} recorded, last write first (so a key written twice gets its
-     * first value back). Every key's stripe is still held. A removal never needs room; putting
-     * back an old value could, but only when it is larger than the one written and the space it
-     * freed has been taken meanwhile, by a key of another stripe in the same segment: then the
-     * command fails with part of it applied, as any write failed before this existed.
+     * first value back). Every key's stripe is still held. Deletes no file: the blobs it unnames
+     * go to {@code undo.deadBlobs}, and a long key's file is brought in line by the caller's
+     * {@code syncKeyFile} once the batch journal is ended.
+     *
+     * <p>A removal never needs room; putting back an old value could, but only when it is larger
+     * than the one written and the space it freed has been taken meanwhile (by a key of another
+     * stripe in the same segment). Then the take-back stops there ({@code undo.applied} writes
+     * stay) and the command is retried after growth like any other: MSET is then completed by its
+     * retry, while MSETNX's retry finds its own keys and answers 0 with part of it applied.
      */
     private void takeBack(Undo undo) {
         for (int k = undo.keys.size() - 1; k >= 0; k--) {
@@ -1061,20 +1105,22 @@ public final class Keyspace implements Closeable {
             try {
                 if (old == null) {
                     if (now != null) {
-                        removeStored(key, now);
+                        map().remove(key);
+                        accountRemoval(ValueHeader.expireAt(now), ValueHeader.NO_BLOB);
                     }
                 } else {
                     put(key, old, now);
-                    if (now != null && ValueHeader.isBlob(now)
-                            && (!ValueHeader.isBlob(old) || ValueHeader.blobId(now) != ValueHeader.blobId(old))) {
-                        blobs.delete(ValueHeader.blobId(now));
-                    }
                 }
             } catch (CapacityExhausted e) {
-                throw new IllegalStateException("keyspace " + name + ": a multi-key write ran out of room"
-                        + " and could not be taken back", e.getCause());
+                undo.applied = k + 1;
+                return;
+            }
+            if (now != null && ValueHeader.isBlob(now)
+                    && (old == null || !ValueHeader.isBlob(old) || ValueHeader.blobId(now) != ValueHeader.blobId(old))) {
+                undo.deadBlobs.add(ValueHeader.blobId(now));
             }
         }
+        undo.applied = 0;
     }
 
     private static final int NO_BATCH = Integer.MIN_VALUE;
@@ -1258,6 +1304,10 @@ public final class Keyspace implements Closeable {
             long cur = 0;
             long at = ValueHeader.NO_EXPIRY;
             long wheel = ValueHeader.NO_EXPIRY;
+            // past its deadline: gone, as readLive would do; accounted once this context removed
+            // or replaced it (not if the write fails for want of room)
+            long expiredAt = ValueHeader.NO_EXPIRY;
+            long expiredBlob = ValueHeader.NO_BLOB;
             if (e != null) {
                 net.openhft.chronicle.hash.Data<byte[]> d = e.value();
                 net.openhft.chronicle.bytes.RandomDataInput in = d.bytes();
@@ -1265,8 +1315,8 @@ public final class Keyspace implements Closeable {
                 at = ValueHeader.expireAt(in, off);
                 long blob = ValueHeader.blobIdOrNone(in, off);
                 if (ValueHeader.isPast(at, now)) {
-                    accountRemoval(at, blob); // past its deadline: gone, as readLive would do
-                    expired.increment();
+                    expiredAt = at;
+                    expiredBlob = blob;
                     at = ValueHeader.NO_EXPIRY;
                 } else {
                     live = true;
@@ -1291,6 +1341,7 @@ public final class Keyspace implements Closeable {
                     || delta > 0 && cur > 0 && delta > Long.MAX_VALUE - cur) {
                 if (e != null && !live) {
                     q.remove(e);
+                    accountExpired(expiredAt, expiredBlob);
                 }
                 return new CounterResult(OpStatus.OVERFLOW, 0);
             }
@@ -1298,6 +1349,9 @@ public final class Keyspace implements Closeable {
             // the deadline is unchanged, so a live key keeps its wheel record as it is
             byte[] stored = ValueHeader.withWheelAt(ValueHeader.rawLong(next, at), wheel);
             writeThrough(q, e, key, stored, slot);
+            if (e != null && !live) {
+                accountExpired(expiredAt, expiredBlob);
+            }
             accountWrite(key, stored, live, at, at, false);
             return new CounterResult(OpStatus.OK, next);
         } catch (IllegalStateException | IllegalArgumentException ex) {
@@ -1659,8 +1713,7 @@ public final class Keyspace implements Closeable {
             }
             long blobId = ValueHeader.blobIdOrNone(in, off);
             q.remove(e);
-            accountRemoval(at, blobId);
-            expired.increment();
+            accountExpired(at, blobId);
             if (KeyCodec.isDigest(key)) {
                 blobs.deleteKeyFile(KeyCodec.fileName(key));
             }

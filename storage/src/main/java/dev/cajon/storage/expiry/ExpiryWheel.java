@@ -405,34 +405,42 @@ public final class ExpiryWheel implements ExpiryListener {
      */
     private void reserve(byte[] b, int f, long t) {
         int n = 0;
-        for (int p = 0; p < f; ) {
-            long at = getLong(b, p + 4);
-            int size = RECORD_HEADER + getInt(b, p + 12);
-            // as in cascadeAt: a record due at t goes to t's own level-0 slot
-            int where = at <= t ? (int) (t & (span[0] - 1)) : slotOf(at);
-            int level = where >>> 16;
-            int slot = where & 0xFFFF;
-            if (reserving[level] == null) {
-                reserving[level] = new int[slots[level].length];
-            }
-            if (reserving[level][slot] == 0) {
-                if (n == reserved.length) {
-                    reserved = java.util.Arrays.copyOf(reserved, 2 * n);
+        int k = 0;
+        try {
+            for (int p = 0; p < f; ) {
+                long at = getLong(b, p + 4);
+                int size = RECORD_HEADER + getInt(b, p + 12);
+                // as in cascadeAt: a record due at t goes to t's own level-0 slot
+                int where = at <= t ? (int) (t & (span[0] - 1)) : slotOf(at);
+                int level = where >>> 16;
+                int slot = where & 0xFFFF;
+                if (reserving[level] == null) {
+                    reserving[level] = new int[slots[level].length];
                 }
-                reserved[n++] = where;
+                if (reserving[level][slot] == 0) {
+                    if (n == reserved.length) {
+                        reserved = java.util.Arrays.copyOf(reserved, 2 * n);
+                    }
+                    reserved[n++] = where;
+                }
+                reserving[level][slot] += size;
+                p += size;
             }
-            reserving[level][slot] += size;
-            p += size;
-        }
-        for (int k = 0; k < n; k++) {
-            int level = reserved[k] >>> 16;
-            int slot = reserved[k] & 0xFFFF;
-            int need = fill[level][slot] + reserving[level][slot];
-            reserving[level][slot] = 0;
-            byte[] old = slots[level][slot];
-            if (old == null || old.length < need) {
-                slots[level][slot] = old == null ? new byte[need] : java.util.Arrays.copyOf(old, need);
-                bytes += need - (old == null ? 0 : old.length);
+            for (; k < n; k++) {
+                int level = reserved[k] >>> 16;
+                int slot = reserved[k] & 0xFFFF;
+                int need = fill[level][slot] + reserving[level][slot];
+                byte[] old = slots[level][slot];
+                if (old == null || old.length < need) {
+                    slots[level][slot] = old == null ? new byte[need] : java.util.Arrays.copyOf(old, need);
+                    bytes += need - (old == null ? 0 : old.length);
+                }
+                reserving[level][slot] = 0;
+            }
+        } finally {
+            // only after an allocation failed: the counts left must not size a later cascade
+            for (; k < n; k++) {
+                reserving[reserved[k] >>> 16][reserved[k] & 0xFFFF] = 0;
             }
         }
     }

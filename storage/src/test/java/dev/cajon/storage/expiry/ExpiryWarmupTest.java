@@ -1,7 +1,11 @@
 package dev.cajon.storage.expiry;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cajon.storage.FileTrees;
+import dev.cajon.storage.ManualClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,25 +13,55 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** The warm-up reclaims every key it sets and leaves nothing behind in the temp directory. */
+/**
+ * The warm-up reclaims every key it sets and leaves nothing behind in the temp directory. On a
+ * manual clock: its pauses move the clock instead of waiting.
+ */
 class ExpiryWarmupTest {
+    private static final Path TMP = Path.of(System.getProperty("java.io.tmpdir"));
+
     private static List<Path> scratchDirs() throws IOException {
-        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
-        try (Stream<Path> s = Files.list(tmp)) {
-            return s.filter(p -> p.getFileName().toString().startsWith("cajon-expiry-warmup")).sorted().toList();
+        try (Stream<Path> s = Files.list(TMP)) {
+            return s.filter(p -> p.getFileName().toString().startsWith(ExpiryWarmup.DIR_PREFIX)).sorted().toList();
         }
     }
 
     @Test
     void everyKeyItSetsIsReclaimedByTheWheelAndTheScratchStoreIsDeleted() throws IOException {
         List<Path> before = scratchDirs();
-        assertEquals(3 * 2_000, ExpiryWarmup.run(2_000, 3),
+        ManualClock clock = new ManualClock(1_700_000_000_000L);
+        assertEquals(3 * 2_000, ExpiryWarmup.run(2_000, 3, clock, clock::advance, () -> false),
                 "each round's keys are all reclaimed by advance and assist");
         assertEquals(before, scratchDirs(), "the scratch store's directory is deleted");
     }
 
     @Test
-    void theDefaultWarmupStaysInItsFirstGenerationAndReclaimsAll() {
-        assertEquals((long) ExpiryWarmup.KEYS_PER_ROUND * ExpiryWarmup.ROUNDS, ExpiryWarmup.run());
+    void itStopsWhenToldAndStillDeletesItsStore() throws IOException {
+        List<Path> before = scratchDirs();
+        ManualClock clock = new ManualClock(1_700_000_000_000L);
+        long[] pauses = {0};
+        long n = ExpiryWarmup.run(2_000, 3, clock, ms -> {
+            pauses[0]++;
+            clock.advance(ms);
+        }, () -> pauses[0] >= 3);
+        assertTrue(n < 2_000, "stopped within its first round: " + n);
+        assertEquals(before, scratchDirs());
+    }
+
+    @Test
+    void aStartSweepsTheScratchStoresOfDeadProcessesOnly() throws Exception {
+        Process p = new ProcessBuilder("true").start();
+        p.waitFor();
+        Path dead = Files.createTempDirectory(ExpiryWarmup.DIR_PREFIX + p.pid() + "-");
+        Files.writeString(dead.resolve("keys.cmap"), "left by a killed warm-up");
+        Path alive = Files.createTempDirectory(ExpiryWarmup.DIR_PREFIX + ProcessHandle.current().pid() + "-");
+        try {
+            ExpiryWarmup.sweepLeftovers();
+            assertFalse(Files.exists(dead), "a dead process's scratch store is deleted");
+            assertTrue(Files.exists(alive), "a running process's scratch store is left alone");
+        } finally {
+            FileTrees.delete(dead);
+            FileTrees.delete(alive);
+        }
     }
 }
