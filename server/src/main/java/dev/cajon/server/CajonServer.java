@@ -147,8 +147,13 @@ public final class CajonServer implements AutoCloseable {
             // SHUTDOWN in a server embedded without a launcher: close it (off the event loop)
             context.onShutdownRequest(() -> new Thread(server::close, "cajon-shutdown").start());
             if (reaper != null && config.expiryWarmup()) {
-                // the first expiry storm of this JVM should meet compiled code (ExpiryWarmup)
-                server.warmup = ExpiryWarmup.start();
+                // the first expiry storm of this JVM should meet compiled code (ExpiryWarmup);
+                // not if a SHUTDOWN has closed the server already
+                synchronized (server) {
+                    if (!server.closed) {
+                        server.warmup = ExpiryWarmup.start();
+                    }
+                }
             }
             return server;
         } catch (Exception e) {

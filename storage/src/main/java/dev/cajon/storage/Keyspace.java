@@ -375,6 +375,12 @@ public final class Keyspace implements Closeable {
     private static final class CapacityExhausted extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
+        /**
+         * A multi-key write that could not be taken back entirely: part of it stays applied, and
+         * its retry must complete it rather than decide again (MSETNX).
+         */
+        boolean partlyApplied;
+
         CapacityExhausted(Throwable cause) {
             super(null, cause, false, false);
         }
@@ -1018,7 +1024,10 @@ public final class Keyspace implements Closeable {
                 if (kv[i + 1].length <= BLOB_THRESHOLD) {
                     setInPlace(kv[i], kv[i + 1], stored[i / 2], SetCondition.ALWAYS, ValueHeader.NO_EXPIRY, undo);
                 } else {
-                    putEncoded(kv[i], stored[i / 2], readLive(kv[i]), undo);
+                    byte[] old = readLive(kv[i]);
+                    // an expired long key's file went with it; the pending batch names the key
+                    ensureKeyFileFirst(kv[i], userKv[i]);
+                    putEncoded(kv[i], stored[i / 2], old, undo);
                 }
             }
         } catch (CapacityExhausted e) {
@@ -1033,6 +1042,7 @@ public final class Keyspace implements Closeable {
                 }
             }
             takeBack(undo);
+            failed.partlyApplied = undo.applied > 0;
         } finally {
             if (token != NO_BATCH) {
                 batch.end(token);
@@ -1094,8 +1104,8 @@ public final class Keyspace implements Closeable {
      * <p>A removal never needs room; putting back an old value could, but only when it is larger
      * than the one written and the space it freed has been taken meanwhile (by a key of another
      * stripe in the same segment). Then the take-back stops there ({@code undo.applied} writes
-     * stay) and the command is retried after growth like any other: MSET is then completed by its
-     * retry, while MSETNX's retry finds its own keys and answers 0 with part of it applied.
+     * stay) and the command is retried after growth, which completes it: MSETNX's retry does not
+     * decide again (it would find its own keys). Other clients can see the part applied until then.
      */
     private void takeBack(Undo undo) {
         for (int k = undo.keys.size() - 1; k >= 0; k--) {
@@ -1147,13 +1157,23 @@ public final class Keyspace implements Closeable {
     public boolean msetnx(byte[][] userKv) {
         byte[][] kv = mapKeys(userKv);
         byte[][] ks = keysOf(kv);
+        // set when a take-back stopped part way: the keys were all absent when the command
+        // decided, part of it is applied, and the retry after growth completes it
+        boolean[] decided = {false};
         return locked(ks, keysOf(userKv), () -> {
-            for (byte[] k : ks) {
-                if (readLive(k) != null) {
-                    return false;
+            if (!decided[0]) {
+                for (byte[] k : ks) {
+                    if (readLive(k) != null) {
+                        return false;
+                    }
                 }
             }
-            setAll(kv, userKv);
+            try {
+                setAll(kv, userKv);
+            } catch (CapacityExhausted e) {
+                decided[0] |= e.partlyApplied;
+                throw e;
+            }
             return true;
         });
     }

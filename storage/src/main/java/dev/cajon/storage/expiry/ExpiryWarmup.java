@@ -7,9 +7,13 @@ import dev.cajon.storage.SetCondition;
 import dev.cajon.storage.Store;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -25,8 +29,9 @@ import org.slf4j.LoggerFactory;
  * and its 99th percentile lag was 145 ms where a warm server's was 18-88 ms.
  *
  * <p>The scratch store lives in a temporary directory outside the data directory
- * ({@code cajon-expiry-warmup-<pid>-*}; a start sweeps those of processes that are gone), has its
- * own wheel, and is deleted afterwards: nothing of it reaches the server's keyspaces, counters or
+ * ({@code cajon-expiry-warmup-<pid>-*}, holding a lock on its {@code warmup.lock} while in use; a
+ * start sweeps those whose lock nobody holds, left by a process killed mid-run), has its own
+ * wheel, and is deleted afterwards: nothing of it reaches the server's keyspaces, counters or
  * INFO. Its keyspace stays within its first generation (no growth). The walk goes through
  * everything a storm runs: SET with a deadline (filing, on several wheel levels), cascades, chunks
  * taken by {@link ExpiryWheel#advance} and by {@link ExpiryWheel#assist}, and the in-place
@@ -46,6 +51,9 @@ public final class ExpiryWarmup implements AutoCloseable {
     /** Between two steps the wheel falls this far behind, enough for the event loops' assist. */
     static final long STEP_MS = 4 * ExpiryWheel.ASSIST_AFTER_MILLIS;
     static final String DIR_PREFIX = "cajon-expiry-warmup-";
+    static final String LOCK_FILE = "warmup.lock";
+    /** A scratch directory without a lock file is left alone this long (it may be being created). */
+    static final long UNLOCKED_GRACE_MILLIS = TimeUnit.MINUTES.toMillis(10);
 
     private final Thread thread;
     private volatile boolean stop;
@@ -85,6 +93,9 @@ public final class ExpiryWarmup implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        if (thread.isAlive()) {
+            log.warn("the expiry warm-up has not stopped yet; its scratch store is deleted when it does");
+        }
     }
 
     public boolean isRunning() {
@@ -98,14 +109,20 @@ public final class ExpiryWarmup implements AutoCloseable {
      */
     static long run(int keysPerRound, int rounds, Clock clock, LongConsumer pause,
                     java.util.function.BooleanSupplier stopped) {
+        if (stopped.getAsBoolean()) {
+            return 0;
+        }
         sweepLeftovers();
         Path dir;
+        FileChannel lockFile;
         try {
             dir = Files.createTempDirectory(DIR_PREFIX + ProcessHandle.current().pid() + "-");
+            lockFile = FileChannel.open(dir.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            lockFile.lock();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        try {
+        try (lockFile) {
             ExpiryWheel wheel = new ExpiryWheel(clock);
             long reclaimed = 0;
             try (Store store = Store.open(dir, clock, wheel)) {
@@ -128,32 +145,51 @@ public final class ExpiryWarmup implements AutoCloseable {
                 }
             }
             return reclaimed;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // closing the lock file
         } finally {
             FileTrees.delete(dir);
         }
     }
 
-    /** Deletes the scratch directories of warm-ups whose process is gone (killed mid-run). */
+    /**
+     * Deletes the scratch directories of warm-ups that are gone (killed mid-run): those whose lock
+     * file nobody holds. Another running warm-up, in this or any process, holds its lock.
+     */
     static void sweepLeftovers() {
         Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
         List<Path> dirs;
         try (Stream<Path> s = Files.list(tmp)) {
-            dirs = s.filter(p -> p.getFileName().toString().startsWith(DIR_PREFIX)).toList();
+            dirs = s.filter(p -> p.getFileName().toString().startsWith(DIR_PREFIX) && Files.isDirectory(p)).toList();
         } catch (IOException e) {
             return; // only housekeeping
         }
         for (Path d : dirs) {
-            String rest = d.getFileName().toString().substring(DIR_PREFIX.length());
-            int dash = rest.indexOf('-');
             try {
-                long pid = Long.parseLong(dash < 0 ? rest : rest.substring(0, dash));
-                if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
-                    continue;
+                if (abandoned(d)) {
+                    FileTrees.delete(d);
                 }
-                FileTrees.delete(d);
-            } catch (NumberFormatException | UncheckedIOException e) {
+            } catch (IOException | UncheckedIOException e) {
                 // not ours, or not deletable now: left alone
             }
+        }
+    }
+
+    private static boolean abandoned(Path dir) throws IOException {
+        Path lock = dir.resolve(LOCK_FILE);
+        if (!Files.exists(lock)) {
+            long age = System.currentTimeMillis() - Files.getLastModifiedTime(dir).toMillis();
+            return age > UNLOCKED_GRACE_MILLIS;
+        }
+        try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.WRITE)) {
+            FileLock l = ch.tryLock();
+            if (l == null) {
+                return false; // another process holds it
+            }
+            l.release();
+            return true;
+        } catch (OverlappingFileLockException e) {
+            return false; // held in this JVM
         }
     }
 }

@@ -369,13 +369,16 @@ public final class ExpiryWheel implements ExpiryListener {
             if (b == null || f == 0) {
                 continue;
             }
+            // sized while the slot is still attached: if an allocation fails, its records stay
+            // filed (every destination is on another slot: a lower level, or for the top level's
+            // far-future records the slot before this one)
+            reserve(b, f, t);
             slots[i][s] = null;
             fill[i][s] = 0;
             bytes -= b.length;
             int count = countRecords(b, f);
             records[i] -= count;
             scheduled -= count;
-            reserve(b, f, t);
             for (int p = 0; p < f; ) {
                 int ks = getInt(b, p);
                 long at = getLong(b, p + 4);

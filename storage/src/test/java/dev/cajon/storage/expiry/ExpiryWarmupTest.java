@@ -7,8 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cajon.storage.FileTrees;
 import dev.cajon.storage.ManualClock;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -49,19 +52,23 @@ class ExpiryWarmupTest {
     }
 
     @Test
-    void aStartSweepsTheScratchStoresOfDeadProcessesOnly() throws Exception {
-        Process p = new ProcessBuilder("true").start();
-        p.waitFor();
-        Path dead = Files.createTempDirectory(ExpiryWarmup.DIR_PREFIX + p.pid() + "-");
+    void aStartSweepsOnlyScratchStoresWhoseLockNobodyHolds() throws Exception {
+        Path dead = Files.createTempDirectory(ExpiryWarmup.DIR_PREFIX + "1-");
+        Files.writeString(dead.resolve(ExpiryWarmup.LOCK_FILE), "");
         Files.writeString(dead.resolve("keys.cmap"), "left by a killed warm-up");
-        Path alive = Files.createTempDirectory(ExpiryWarmup.DIR_PREFIX + ProcessHandle.current().pid() + "-");
-        try {
+        Path alive = Files.createTempDirectory(ExpiryWarmup.DIR_PREFIX + "2-");
+        Path fresh = Files.createTempDirectory(ExpiryWarmup.DIR_PREFIX + "3-"); // no lock file yet
+        try (FileChannel ch = FileChannel.open(alive.resolve(ExpiryWarmup.LOCK_FILE),
+                StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+             FileLock held = ch.lock()) {
             ExpiryWarmup.sweepLeftovers();
-            assertFalse(Files.exists(dead), "a dead process's scratch store is deleted");
-            assertTrue(Files.exists(alive), "a running process's scratch store is left alone");
+            assertFalse(Files.exists(dead), "a scratch store whose lock nobody holds is deleted");
+            assertTrue(Files.exists(alive.resolve(ExpiryWarmup.LOCK_FILE)), "a held one is left alone");
+            assertTrue(Files.exists(fresh), "one still being created is left alone");
         } finally {
             FileTrees.delete(dead);
             FileTrees.delete(alive);
+            FileTrees.delete(fresh);
         }
     }
 }
