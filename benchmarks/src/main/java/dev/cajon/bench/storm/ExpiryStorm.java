@@ -146,6 +146,12 @@ public final class ExpiryStorm implements Callable<Integer> {
             + " 0 for a cold storm. Default: ${DEFAULT-VALUE}")
     int warmupExpiring = 100_000;
 
+    @Option(names = "--paced", description = "From the storm load on, offer GET/SET at this fraction of"
+            + " the server's own quiet rate instead of as fast as it answers (0.5: half), and report what"
+            + " the storm costs a server with room to spare. Not the target's measure, which is unpaced."
+            + " Default: 0 (unpaced)")
+    double paced = 0;
+
     @Option(names = "--quiet", converter = Deadline.Converter.class,
             description = "Quiet baseline (no TTL keys), measured before the storm and again after it."
                     + " Default: 5s")
@@ -455,6 +461,10 @@ public final class ExpiryStorm implements Callable<Integer> {
             r.loadEnd = time.now();
             MixedLoad stormLoad = new MixedLoad(port, connections, depth, baseKeys, setRatio, KEEP_PREFIX,
                     KEEP_DIGITS, value, timeout, time, budget, seed + 1);
+            if (paced > 0) {
+                r.offeredRate = paced * StormAnalysis.throughput(r.quietOps, r.quietFrom, r.quietTo);
+                stormLoad.paced(r.offeredRate);
+            }
             try (stormLoad) {
                 stormLoad.start();
                 r.stormLoadFrom = r.loadEnd;

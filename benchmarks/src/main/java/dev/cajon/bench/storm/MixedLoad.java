@@ -42,6 +42,8 @@ final class MixedLoad implements AutoCloseable {
 
     private final List<Worker> workers = new ArrayList<>();
     private volatile boolean running;
+    /** Commands per second over all connections; 0: as fast as the server answers. */
+    private double opsPerSecond;
 
     MixedLoad(int port, int connections, int depth, int keys, double setRatio, byte[] keyPrefix,
             int keyDigits, byte[] value, int timeoutMillis, Timeline time, Deadline budget, long seed) {
@@ -60,6 +62,16 @@ final class MixedLoad implements AutoCloseable {
         // every bucket from the timeline's origin to the end of the budget, plus slack
         long spanMs = (long) time.now() + budget.remaining().toMillis() + 120_000;
         this.buckets = (int) Math.min(Integer.MAX_VALUE - 8, spanMs / BUCKET_MS + 1);
+    }
+
+    /**
+     * Paces the traffic at {@code rate} commands per second in all (before {@link #start}): each
+     * connection sends its next batch on a fixed schedule, at once when it is behind it, so a
+     * server with room to spare answers everything it is offered and one without falls behind.
+     */
+    MixedLoad paced(double rate) {
+        this.opsPerSecond = rate;
+        return this;
     }
 
     /** Opens the connections and starts sending. */
@@ -153,8 +165,18 @@ final class MixedLoad implements AutoCloseable {
 
         private void run() {
             boolean[] isSet = new boolean[depth];
+            long interval = opsPerSecond > 0 ? (long) (1e9 * depth * connections / opsPerSecond) : 0;
+            long next = System.nanoTime();
             try {
                 while (running && !budget.expired()) {
+                    if (interval > 0) {
+                        long wait = next - System.nanoTime();
+                        if (wait > 0) {
+                            java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                            continue; // woken early, or the run is over: look again
+                        }
+                        next += interval;
+                    }
                     for (int i = 0; i < depth; i++) {
                         long k = random.nextInt(keys);
                         isSet[i] = random.nextDouble() < setRatio;

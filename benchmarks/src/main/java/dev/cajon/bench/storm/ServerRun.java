@@ -79,6 +79,8 @@ final class ServerRun {
     double preStormRate = Double.NaN;
     double stormRate = Double.NaN;
     double postQuietRate = Double.NaN;
+    /** With --paced: the GET/SET rate offered from the storm load on; NaN when unpaced. */
+    double offeredRate = Double.NaN;
     double[] stormWindows = new double[0];
     double quietMaxRtt = Double.NaN;
     double stormMaxRtt = Double.NaN;
