@@ -804,6 +804,12 @@ class ExpiryWheelTest {
         assertEquals(min, ExpiryWheel.assistChunks(ExpiryWheel.ASSIST_AFTER_MILLIS + ExpiryWheel.ASSIST_STEP_MILLIS));
         assertEquals(min + 1, ExpiryWheel.assistChunks(ExpiryWheel.ASSIST_AFTER_MILLIS + ExpiryWheel.ASSIST_STEP_MILLIS + 1));
         assertEquals(ExpiryWheel.MAX_ASSIST_CHUNKS, ExpiryWheel.assistChunks(10_000));
+        // past RUSH_AFTER_MILLIS the assist grows faster: by 100 ms behind it takes the most
+        long rush = ExpiryWheel.RUSH_AFTER_MILLIS;
+        int atRush = ExpiryWheel.assistChunks(rush + 1);
+        assertEquals(atRush + 1, ExpiryWheel.assistChunks(rush + 1 + ExpiryWheel.RUSH_STEP_MILLIS));
+        assertEquals(ExpiryWheel.MAX_ASSIST_CHUNKS, ExpiryWheel.assistChunks(100));
+        assertTrue(ExpiryWheel.assistChunks(rush) < ExpiryWheel.assistChunks(rush + 20));
 
         open(START);
         int n = 100 * ExpiryWheel.CHUNK_RECORDS;
