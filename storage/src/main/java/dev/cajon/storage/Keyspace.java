@@ -466,6 +466,12 @@ public final class Keyspace implements Closeable {
      */
     volatile Runnable beforeRetry;
 
+    /**
+     * For tests: how many writes a take-back restores before it acts as if putting an old value
+     * back ran out of room (the rare case {@link #takeBack} stops part way).
+     */
+    volatile int takeBackRoom = Integer.MAX_VALUE;
+
     /** Every stripe plus the map lock: nothing else runs on this keyspace meanwhile. */
     private void lockAll() {
         mapLock.writeLock().lock();
@@ -1108,11 +1114,15 @@ public final class Keyspace implements Closeable {
      * decide again (it would find its own keys). Other clients can see the part applied until then.
      */
     private void takeBack(Undo undo) {
+        int room = takeBackRoom;
         for (int k = undo.keys.size() - 1; k >= 0; k--) {
             byte[] key = undo.keys.get(k);
             byte[] old = undo.before.get(k);
             byte[] now = map().get(key);
             try {
+                if (room-- <= 0) {
+                    throw new CapacityExhausted(null);
+                }
                 if (old == null) {
                     if (now != null) {
                         map().remove(key);

@@ -151,4 +151,32 @@ class MultiKeyGrowthTest {
                     "one blob file per large value: none left from the taken-back attempt, none of the old ones");
         }
     }
+
+    /**
+     * The rare case: putting an old value back runs out of room too, so the take-back stops with
+     * part of the command applied. The retry after growth then completes the command: MSETNX
+     * answers 1 (it decided when every key was absent) instead of finding its own keys.
+     */
+    @Test
+    void aTakeBackThatStopsPartWayIsCompletedByTheRetry() {
+        try (Store store = Store.open(dir, clock)) {
+            Keyspace ks = store.keyspace(Store.DEFAULT_APP, 0);
+            int[] retries = {0};
+            long[] seenAtRetry = {-1};
+            ks.beforeRetry = () -> {
+                if (retries[0]++ == 0) {
+                    seenAtRetry[0] = ks.size();
+                }
+            };
+            ks.takeBackRoom = 1_000;
+            assertTrue(ks.msetnx(pairs(PAIRS, BIG)), "the command had decided: it completes and says 1");
+            assertTrue(retries[0] > 0, "the command never ran out of room: the test proves nothing");
+            assertTrue(seenAtRetry[0] > 0 && seenAtRetry[0] < PAIRS,
+                    "the take-back stopped part way: " + seenAtRetry[0] + " keys at the retry");
+            assertEquals(PAIRS, ks.size());
+            for (int i = 0; i < PAIRS; i += 997) {
+                assertArrayEquals(big(i, BIG), ks.get(key(i)).toBytes(), "key " + i);
+            }
+        }
+    }
 }
