@@ -685,24 +685,34 @@ public final class Keyspace implements Closeable {
         try {
             put(key, stored, old);
         } catch (CapacityExhausted e) {
-            if (ValueHeader.isBlob(stored) && (old == null || !ValueHeader.isBlob(old)
-                    || ValueHeader.blobId(old) != ValueHeader.blobId(stored))) {
+            long unwritten = blobLeftBy(stored, old);
+            if (unwritten != ValueHeader.NO_BLOB) {
                 if (undo != null) {
-                    undo.deadBlobs.add(ValueHeader.blobId(stored)); // named by the batch journal until it ends
+                    undo.deadBlobs.add(unwritten); // named by the batch journal until it ends
                 } else {
-                    blobs.delete(ValueHeader.blobId(stored));
+                    blobs.delete(unwritten);
                 }
             }
             throw e;
         }
-        long oldBlob = old != null && ValueHeader.isBlob(old)
-                && (!ValueHeader.isBlob(stored) || ValueHeader.blobId(old) != ValueHeader.blobId(stored))
-                ? ValueHeader.blobId(old) : ValueHeader.NO_BLOB;
+        long oldBlob = blobLeftBy(old, stored);
         if (undo != null) {
             undo.written(key, old, oldBlob);
         } else if (oldBlob != ValueHeader.NO_BLOB) {
             blobs.delete(oldBlob);
         }
+    }
+
+    /**
+     * The blob file of {@code gone} that nothing names once {@code kept} is the key's value (same
+     * blob: none); NO_BLOB when {@code gone} is null or not a blob.
+     */
+    private static long blobLeftBy(byte[] gone, byte[] kept) {
+        if (gone == null || !ValueHeader.isBlob(gone)) {
+            return ValueHeader.NO_BLOB;
+        }
+        long id = ValueHeader.blobId(gone);
+        return kept != null && ValueHeader.isBlob(kept) && ValueHeader.blobId(kept) == id ? ValueHeader.NO_BLOB : id;
     }
 
     /** A readable view of a stored string; blob values get their own open channel. */
@@ -1119,10 +1129,11 @@ public final class Keyspace implements Closeable {
             byte[] key = undo.keys.get(k);
             byte[] old = undo.before.get(k);
             byte[] now = map().get(key);
+            if (room-- <= 0) {
+                undo.applied = k + 1; // a test's stand-in for running out of room here
+                return;
+            }
             try {
-                if (room-- <= 0) {
-                    throw new CapacityExhausted(null);
-                }
                 if (old == null) {
                     if (now != null) {
                         map().remove(key);
@@ -1135,9 +1146,9 @@ public final class Keyspace implements Closeable {
                 undo.applied = k + 1;
                 return;
             }
-            if (now != null && ValueHeader.isBlob(now)
-                    && (old == null || !ValueHeader.isBlob(old) || ValueHeader.blobId(now) != ValueHeader.blobId(old))) {
-                undo.deadBlobs.add(ValueHeader.blobId(now));
+            long unnamed = blobLeftBy(now, old);
+            if (unnamed != ValueHeader.NO_BLOB) {
+                undo.deadBlobs.add(unnamed);
             }
         }
         undo.applied = 0;

@@ -383,24 +383,18 @@ public final class ExpiryWheel implements ExpiryListener {
             // sized while the slot is still attached: if an allocation fails, its records stay
             // filed (every destination is on another slot: a lower level, or for the top level's
             // far-future records the slot before this one)
-            reserve(b, f, t);
+            int count = reserve(b, f, t);
             slots[i][s] = null;
             fill[i][s] = 0;
             bytes -= b.length;
-            int count = countRecords(b, f);
             records[i] -= count;
             scheduled -= count;
             for (int p = 0; p < f; ) {
                 int ks = getInt(b, p);
                 long at = getLong(b, p + 4);
                 int len = getInt(b, p + 12);
-                if (at <= t) {
-                    // due this very millisecond, whose level-0 slot is collected right after the
-                    // cascade; file() would put it in the next one (it files due records there)
-                    append(0, (int) (t & (span[0] - 1)), ks, b, p + RECORD_HEADER, len, at);
-                } else {
-                    file(ks, b, p + RECORD_HEADER, len, at);
-                }
+                int where = cascadeSlotOf(at, t);
+                append(where >>> 16, where & 0xFFFF, ks, b, p + RECORD_HEADER, len, at);
                 p += RECORD_HEADER + len;
             }
         }
@@ -412,20 +406,30 @@ public final class ExpiryWheel implements ExpiryListener {
     private int[] reserved = new int[64];
 
     /**
-     * Before a cascade re-files the records of {@code b}: grows every slot they will land in to
-     * its final size at once. A storm's level-0 slots hold hundreds of records each; grown by half
-     * again per append they allocated about three times their size (100 bytes per reclaimed key
-     * in ReclaimFloorBenchmark's storm), copied twice over.
+     * Where a cascade at {@code t} re-files a record for {@code at}: as {@link #file} would, except
+     * that a record due this very millisecond goes to {@code t}'s own level-0 slot, which is
+     * collected right after the cascade ({@link #slotOf} would put it in the next one).
      */
-    private void reserve(byte[] b, int f, long t) {
+    private int cascadeSlotOf(long at, long t) {
+        return at <= t ? (int) (t & (span[0] - 1)) : slotOf(at);
+    }
+
+    /**
+     * Before a cascade re-files the records of {@code b}: grows every slot they will land in to
+     * its final size at once, and returns how many records there are. A storm's level-0 slots hold
+     * hundreds of records each; grown by half again per append they allocated about three times
+     * their size (100 bytes per reclaimed key in ReclaimFloorBenchmark's storm), copied twice over.
+     */
+    private int reserve(byte[] b, int f, long t) {
         int n = 0;
         int k = 0;
+        int count = 0;
         try {
             for (int p = 0; p < f; ) {
                 long at = getLong(b, p + 4);
                 int size = RECORD_HEADER + getInt(b, p + 12);
-                // as in cascadeAt: a record due at t goes to t's own level-0 slot
-                int where = at <= t ? (int) (t & (span[0] - 1)) : slotOf(at);
+                count++;
+                int where = cascadeSlotOf(at, t);
                 int level = where >>> 16;
                 int slot = where & 0xFFFF;
                 if (reserving[level] == null) {
@@ -451,20 +455,13 @@ public final class ExpiryWheel implements ExpiryListener {
                 }
                 reserving[level][slot] = 0;
             }
+            return count;
         } finally {
             // only after an allocation failed: the counts left must not size a later cascade
             for (; k < n; k++) {
                 reserving[reserved[k] >>> 16][reserved[k] & 0xFFFF] = 0;
             }
         }
-    }
-
-    private static int countRecords(byte[] b, int f) {
-        int n = 0;
-        for (int p = 0; p < f; p += RECORD_HEADER + getInt(b, p + 12)) {
-            n++;
-        }
-        return n;
     }
 
     /** Reclaims the keys of one chunk of a fired slot; re-files those that were renewed. */
