@@ -23,8 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What every connection shares: the store, the command table and dispatcher, the clock, the
- * counters, the registry of connected clients and CLIENT PAUSE's state. Independent of Netty, so family tests can run
- * commands in-process against it.
+ * counters, the registry of connected clients and CLIENT PAUSE's state. Independent of Netty, so
+ * family tests can run commands in-process against it.
  */
 public final class ServerContext {
     public static final int DATABASES = 16;
