@@ -114,8 +114,23 @@ class ClientMatrixTest {
         return r;
     }
 
-    /** One run of the scenario; skips (an assumption that says why) when the client is not there. */
+    /**
+     * One run of the scenario; skips (an assumption that says why) when the client is not there.
+     * With {@code CAJON_MATRIX_TRACE_DIR} set, the run goes through {@code clients/trace/resp-trace.py}
+     * and its commands and replies are written to {@code DIR/<server>/<client>-<protocol>.log}.
+     */
     private static ClientRun run(String client, String protocol, String server, int port) throws Exception {
+        Path traces = ExternalClients.traceDir();
+        if (traces == null) {
+            return runDirect(client, protocol, server, port);
+        }
+        try (ExternalClients.TraceProxy proxy = ExternalClients.startTrace(port,
+                traces.resolve(server).resolve(client + "-" + protocol + ".log"))) {
+            return runDirect(client, protocol, server, proxy.port());
+        }
+    }
+
+    private static ClientRun runDirect(String client, String protocol, String server, int port) throws Exception {
         String prefix = "matrix:" + client + ":" + protocol + ":";
         switch (client) {
             case "jedis" -> {

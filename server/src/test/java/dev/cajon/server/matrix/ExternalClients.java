@@ -106,6 +106,65 @@ final class ExternalClients {
         }
     }
 
+    /**
+     * A running {@code clients/trace/resp-trace.py}: a proxy in front of a server that writes each
+     * command a client sends, and the reply, to a log. Used when {@code CAJON_MATRIX_TRACE_DIR} is
+     * set, to record the connect sequences in {@code clients/CONNECT-SEQUENCES.md}.
+     */
+    static final class TraceProxy implements AutoCloseable {
+        private final Process process;
+        private final int port;
+
+        private TraceProxy(Process process, int port) {
+            this.process = process;
+            this.port = port;
+        }
+
+        int port() {
+            return port;
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            Thread.sleep(200); // let the last replies reach the log
+            process.destroy();
+            if (!process.waitFor(5, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        }
+    }
+
+    /** The folder to write traces to, or null when not tracing. */
+    static Path traceDir() {
+        String env = System.getenv("CAJON_MATRIX_TRACE_DIR");
+        return env == null || env.isBlank() ? null : Path.of(env);
+    }
+
+    static TraceProxy startTrace(int upstream, Path log) throws Exception {
+        Files.createDirectories(log.getParent());
+        Files.deleteIfExists(log);
+        Process p = new ProcessBuilder(python().toString(), repoRoot().resolve("clients/trace/resp-trace.py").toString(),
+                "0", Integer.toString(upstream), log.toString(), "--max", "10")
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        java.io.BufferedReader err = new java.io.BufferedReader(
+                new java.io.InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8));
+        String line = err.readLine(); // "resp-trace: listening on 127.0.0.1:PORT", or null if it died
+        if (line == null || !line.contains("listening on 127.0.0.1:")) {
+            p.destroyForcibly();
+            throw new IllegalStateException("resp-trace.py did not start: " + line);
+        }
+        Thread drain = new Thread(() -> {
+            try {
+                err.transferTo(java.io.Writer.nullWriter());
+            } catch (java.io.IOException e) {
+                // the proxy is gone
+            }
+        }, "resp-trace-stderr");
+        drain.setDaemon(true);
+        drain.start();
+        return new TraceProxy(p, Integer.parseInt(line.substring(line.lastIndexOf(':') + 1).strip()));
+    }
+
     static Path findOnPath(String name) {
         String path = System.getenv("PATH");
         if (path == null) {

@@ -35,9 +35,17 @@ final class JedisMatrixClient implements JavaScenario.Client {
         this.config = b.build();
     }
 
+    /** Jedis's version, from the pom.properties it ships beside its classes. */
     static String version() {
-        String v = Jedis.class.getPackage().getImplementationVersion();
-        return v == null ? "?" : v;
+        try (java.io.InputStream in = Jedis.class.getResourceAsStream("pom.properties")) {
+            java.util.Properties p = new java.util.Properties();
+            if (in != null) {
+                p.load(in);
+            }
+            return p.getProperty("version", "?");
+        } catch (java.io.IOException e) {
+            return "?";
+        }
     }
 
     @Override

@@ -49,8 +49,7 @@ final class LettuceMatrixClient implements JavaScenario.Client {
     }
 
     static String version() {
-        String v = RedisClient.class.getPackage().getImplementationVersion();
-        return v == null ? "?" : v;
+        return io.lettuce.core.LettuceVersion.getVersion();
     }
 
     @Override
