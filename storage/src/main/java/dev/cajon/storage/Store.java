@@ -216,6 +216,51 @@ public final class Store implements Closeable {
         return new ArrayList<>(open.values());
     }
 
+    /** Where {@link #dropApp} moves an app's directory before deleting it; no app has this name. */
+    static final String DROPPED = ".dropped";
+
+    /**
+     * ACL DELUSER: closes every keyspace of {@code app} and deletes its directory, so a new app of
+     * the same name starts empty. The directory is first renamed into {@value #DROPPED} (one
+     * atomic rename, with the data directory fsynced), so a crash never leaves part of the app's
+     * data where it would be opened again; what is left in there is deleted by the next call or
+     * by {@link #sweepDroppedApps}. The caller makes sure no client of the app runs commands.
+     */
+    public synchronized void dropApp(String app) {
+        if (app.isEmpty() || app.equals(DEFAULT_APP) || app.startsWith(".") || app.contains("/")
+                || app.contains(java.io.File.separator)) {
+            throw new IllegalArgumentException("not an app that can be dropped: '" + app + "'");
+        }
+        String prefix = app + "/";
+        for (java.util.Iterator<Map.Entry<String, Keyspace>> it = open.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<String, Keyspace> e = it.next();
+            if (e.getKey().startsWith(prefix)) {
+                it.remove();
+                e.getValue().close();
+            }
+        }
+        Path appDir = dir.resolve(app);
+        try {
+            if (Files.exists(appDir)) {
+                Path dropped = dir.resolve(DROPPED);
+                Files.createDirectories(dropped);
+                Files.move(appDir, dropped.resolve(app + "-" + System.nanoTime()),
+                        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+                    d.force(true);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        sweepDroppedApps();
+    }
+
+    /** Deletes what {@link #dropApp} moved aside and a crash left behind. */
+    public void sweepDroppedApps() {
+        FileTrees.delete(dir.resolve(DROPPED));
+    }
+
     @Override
     public synchronized void close() {
         if (closed) {
