@@ -126,6 +126,66 @@ public final class RedisErrors {
                 + command.toUpperCase(java.util.Locale.ROOT) + " HELP.";
     }
 
+    // ACL, AUTH and HELLO AUTH (Redis 7.0.15's acl.c and networking.c)
+    public static final String HELLO_NOAUTH = "NOAUTH HELLO must be called with the client already authenticated, "
+            + "otherwise the HELLO AUTH <user> <pass> option can be used to authenticate the client and select the "
+            + "RESP protocol version at the same time";
+    public static final String ACL_USERNAME_SPACES = "ERR Usernames can't contain spaces or null characters";
+    public static final String ACL_DEFAULT_UNDELETABLE = "ERR The 'default' user cannot be removed";
+    public static final String ACL_GENPASS_BITS = "ERR ACL GENPASS argument must be the number of bits for the "
+            + "output password, a positive number up to 4096";
+    /** Not a Redis text: a Redis user name that cannot name an app's directory. */
+    public static final String ACL_APP_NAME = "ERR Cajon app names (ACL user names) must be 1 to 64 letters, "
+            + "digits, '-' or '_', starting with a letter or digit: the name is the app's data directory";
+
+    /** The ACL check refused a command: {@code fullName} is "config|set" for a subcommand. */
+    public static String noPermission(String fullName) {
+        return "NOPERM this user has no permissions to run the '" + fullName + "' command";
+    }
+
+    /** ACL DRYRUN's (bulk string) answer for a command the user may not run. */
+    public static String dryRunDenied(String fullName) {
+        return "This user has no permissions to run the '" + fullName + "' command";
+    }
+
+    /** An ACL SETUSER rule that was refused, with Redis's reason ("Syntax error", ...). */
+    public static String aclRule(byte[] rule, String reason) {
+        return "ERR Error in ACL SETUSER modifier '" + cstr(rule) + "': " + reason;
+    }
+
+    public static final String ACL_RULE_SYNTAX = "Syntax error";
+    public static final String ACL_RULE_UNKNOWN_COMMAND = "Unknown command or category name in ACL";
+    public static final String ACL_RULE_NO_SUCH_PASSWORD =
+            "The password you are trying to remove from the user does not exist";
+    public static final String ACL_RULE_BAD_HASH =
+            "The password hash must be exactly 64 characters and contain only lowercase hexadecimal characters";
+
+    public static String aclUnmatchedParenthesis(byte[] start) {
+        return "ERR Unmatched parenthesis in acl selector starting at '" + cstr(start) + "'.";
+    }
+
+    public static String aclUnknownCategory(byte[] category) {
+        return "ERR Unknown category '" + cstr(category) + "'";
+    }
+
+    public static String aclUserNotFound(byte[] user) {
+        return "ERR User '" + cstr(user) + "' not found";
+    }
+
+    public static String aclCommandNotFound(byte[] command) {
+        return "ERR Command '" + cstr(command) + "' not found";
+    }
+
+    /** Not a Redis text: an app whose name differs from an existing one only in case. */
+    public static String aclAppNameCase(String existing) {
+        return "ERR an app named '" + existing + "' exists: app names must differ in more than letter case";
+    }
+
+    /** Not a Redis text: the apps registry could not be written, so nothing changed. */
+    public static String appsRegistryWrite(String reason) {
+        return "ERR could not save the apps registry: " + reason;
+    }
+
     /** A client argument as C's {@code %s} prints it: up to the first NUL, at most {@code max} bytes. */
     public static String cstr(byte[] b, int max) {
         int n = 0;
