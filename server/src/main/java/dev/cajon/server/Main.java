@@ -9,7 +9,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code cajon-server [--bind ADDR] [--port N] [--dir DIR]}: runs the server in the foreground. */
+/**
+ * {@code cajon-server [--bind ADDR] [--port N] [--dir DIR] [--requirepass PASS]}: runs the server
+ * in the foreground.
+ */
 @Command(name = "cajon-server", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
         description = "Cajon: a Redis-compatible key-value server on persisted Chronicle Map storage.")
 public final class Main implements Callable<Integer> {
@@ -41,6 +44,11 @@ public final class Main implements Callable<Integer> {
             description = "After start, run the expiry path on a scratch store so that the first expiry storm"
                     + " meets compiled code (default: on; --no-expiry-warmup turns it off).")
     boolean expiryWarmup = true;
+
+    @Option(names = "--requirepass", paramLabel = "PASS",
+            description = "Password of the 'default' user, the admin (default: none, as in Redis without requirepass)."
+                    + " Apps are created with ACL SETUSER and have their own passwords.")
+    String requirepass;
 
     static final class VersionProvider implements CommandLine.IVersionProvider {
         @Override
@@ -78,7 +86,7 @@ public final class Main implements Callable<Integer> {
     public Integer call() throws Exception {
         long t0 = System.nanoTime();
         ServerConfig cfg = ServerConfig.defaults().withBind(bind).withPort(port).withDir(dir).withIoThreads(ioThreads).withExpiryThreads(expiryThreads)
-                .withExpiryWarmup(expiryWarmup);
+                .withExpiryWarmup(expiryWarmup).withRequirepass(requirepass);
         CajonServer server;
         try {
             server = CajonServer.start(cfg);
@@ -154,6 +162,9 @@ public final class Main implements Callable<Integer> {
                     break;
                 case "--dir":
                     m.dir = Path.of(value);
+                    break;
+                case "--requirepass":
+                    m.requirepass = value;
                     break;
                 case "--port":
                 case "--io-threads":

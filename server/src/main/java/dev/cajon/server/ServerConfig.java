@@ -16,46 +16,62 @@ import java.nio.file.Path;
  * @param expiryThreads reaper threads (one always, the others help when behind); 0 means one per core
  * @param expiryWarmup with active expiry: run the expiry path on a scratch store after start, so
  *                     that the first storm meets compiled code (see {@code ExpiryWarmup})
+ * @param requirepass the password of the {@code default} user (the admin), or null: then, as in a
+ *                    Redis without requirepass, default has none and every connection starts
+ *                    authenticated as default. Never logged: {@link #toString()} hides it.
  */
 public record ServerConfig(String bind, int port, Path dir, Clock clock, int ioThreads, boolean activeExpiry,
-                           int expiryThreads, boolean expiryWarmup) {
+                           int expiryThreads, boolean expiryWarmup, String requirepass) {
     public static final String DEFAULT_BIND = "127.0.0.1";
     public static final int DEFAULT_PORT = 6379;
     public static final Path DEFAULT_DIR = Path.of("data");
 
     public static ServerConfig defaults() {
-        return new ServerConfig(DEFAULT_BIND, DEFAULT_PORT, DEFAULT_DIR, Clock.SYSTEM, 0, true, 0, true);
+        return new ServerConfig(DEFAULT_BIND, DEFAULT_PORT, DEFAULT_DIR, Clock.SYSTEM, 0, true, 0, true, null);
     }
 
     public ServerConfig withPort(int p) {
-        return new ServerConfig(bind, p, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup);
+        return new ServerConfig(bind, p, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass);
     }
 
     public ServerConfig withDir(Path d) {
-        return new ServerConfig(bind, port, d, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup);
+        return new ServerConfig(bind, port, d, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass);
     }
 
     public ServerConfig withBind(String b) {
-        return new ServerConfig(b, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup);
+        return new ServerConfig(b, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass);
     }
 
     public ServerConfig withClock(Clock c) {
-        return new ServerConfig(bind, port, dir, c, ioThreads, activeExpiry, expiryThreads, expiryWarmup);
+        return new ServerConfig(bind, port, dir, c, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass);
     }
 
     public ServerConfig withActiveExpiry(boolean on) {
-        return new ServerConfig(bind, port, dir, clock, ioThreads, on, expiryThreads, expiryWarmup);
+        return new ServerConfig(bind, port, dir, clock, ioThreads, on, expiryThreads, expiryWarmup, requirepass);
     }
 
     public ServerConfig withExpiryThreads(int n) {
-        return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, n, expiryWarmup);
+        return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, n, expiryWarmup, requirepass);
     }
 
     public ServerConfig withIoThreads(int n) {
-        return new ServerConfig(bind, port, dir, clock, n, activeExpiry, expiryThreads, expiryWarmup);
+        return new ServerConfig(bind, port, dir, clock, n, activeExpiry, expiryThreads, expiryWarmup, requirepass);
     }
 
     public ServerConfig withExpiryWarmup(boolean on) {
-        return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, on);
+        return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, on, requirepass);
+    }
+
+    /** {@code --requirepass}: the default user needs this password (null: no password). */
+    public ServerConfig withRequirepass(String pass) {
+        return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, pass);
+    }
+
+    /** The record's fields, with the password hidden. */
+    @Override
+    public String toString() {
+        return "ServerConfig[bind=" + bind + ", port=" + port + ", dir=" + dir + ", clock=" + clock + ", ioThreads="
+                + ioThreads + ", activeExpiry=" + activeExpiry + ", expiryThreads=" + expiryThreads
+                + ", expiryWarmup=" + expiryWarmup + ", requirepass=" + (requirepass == null ? "none" : "(hidden)") + "]";
     }
 }

@@ -2,6 +2,7 @@ package dev.cajon.server;
 
 import dev.cajon.server.command.CommandTable;
 import dev.cajon.server.command.Dispatcher;
+import dev.cajon.server.family.AclFamily;
 import dev.cajon.server.family.ClientFamily;
 import dev.cajon.server.family.ConnectionFamily;
 import dev.cajon.server.family.CounterFamily;
@@ -11,6 +12,7 @@ import dev.cajon.server.family.ConfigFamily;
 import dev.cajon.server.family.ServerFamily;
 import dev.cajon.server.family.StringFamily;
 import dev.cajon.server.family.TransactionFamily;
+import dev.cajon.server.session.Accounts;
 import dev.cajon.server.session.ClientPause;
 import dev.cajon.server.session.ClientSession;
 import dev.cajon.storage.Clock;
@@ -32,6 +34,7 @@ public final class ServerContext {
 
     private final ServerConfig config;
     private final Store store;
+    private final Accounts accounts;
     private final CommandTable table;
     private final Dispatcher dispatcher;
     private final ServerStats stats = new ServerStats();
@@ -56,6 +59,7 @@ public final class ServerContext {
         this.assisted = config.activeExpiry() ? wheel : null;
         this.config = config;
         this.store = store;
+        this.accounts = Accounts.open(store, config.requirepass());
         this.table = standardTable();
         this.dispatcher = new Dispatcher(this, table);
         this.startMillis = config.clock().nowMillis();
@@ -81,6 +85,7 @@ public final class ServerContext {
         KeyFamily.register(t);
         ExpiryFamily.register(t);
         TransactionFamily.register(t);
+        AclFamily.register(t);
         return t;
     }
 
@@ -114,6 +119,11 @@ public final class ServerContext {
 
     public ServerConfig config() {
         return config;
+    }
+
+    /** The users (the admin and the apps): AUTH, ACL, and what a new connection starts as. */
+    public Accounts accounts() {
+        return accounts;
     }
 
     public Store store() {
@@ -175,6 +185,7 @@ public final class ServerContext {
 
     public ClientSession newSession(String addr, String laddr) {
         ClientSession s = new ClientSession(nextClientId.getAndIncrement(), addr, laddr, clock().nowMillis());
+        accounts.connected(s);
         clients.put(s.id(), s);
         stats.connectionsReceived.increment();
         return s;

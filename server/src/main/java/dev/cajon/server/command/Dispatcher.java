@@ -4,6 +4,7 @@ import dev.cajon.protocol.Argv;
 import dev.cajon.protocol.RedisErrors;
 import dev.cajon.protocol.Resp;
 import dev.cajon.server.ServerContext;
+import dev.cajon.server.session.AppPermissions;
 import dev.cajon.server.session.ClientSession;
 import dev.cajon.server.session.Transaction;
 import org.slf4j.Logger;
@@ -16,6 +17,7 @@ import org.slf4j.LoggerFactory;
  *   <li>unknown command, then unknown subcommand of a container command;</li>
  *   <li>arity (of the subcommand, if any);</li>
  *   <li>authentication (commands flagged {@code no_auth} are exempt);</li>
+ *   <li>for a connection of an app, the permission check ({@link AppPermissions}: NOPERM);</li>
  *   <li>inside MULTI: commands flagged {@code no_multi} are refused, and every command but
  *       EXEC, DISCARD, MULTI, WATCH, QUIT and RESET is queued ({@code +QUEUED}); a command
  *       refused by any check above makes the transaction fail (EXEC answers EXECABORT);</li>
@@ -83,6 +85,9 @@ public final class Dispatcher {
         }
         if (!s.authenticated() && !spec.has(CommandFlag.NO_AUTH)) {
             return RedisErrors.NOAUTH;
+        }
+        if (s.appUser() && AppPermissions.denied(s, spec)) {
+            return RedisErrors.noPermission(spec.name());
         }
         return spec;
     }

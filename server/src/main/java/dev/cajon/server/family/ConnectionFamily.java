@@ -11,6 +11,7 @@ import dev.cajon.server.command.ArgCursor;
 import dev.cajon.server.command.CommandError;
 import dev.cajon.server.command.CommandTable;
 import dev.cajon.server.command.Ctx;
+import dev.cajon.server.session.Accounts;
 
 /** Connection commands: PING, ECHO, QUIT, SELECT, HELLO and AUTH (CLIENT is {@link ClientFamily}). */
 public final class ConnectionFamily {
@@ -47,36 +48,41 @@ public final class ConnectionFamily {
     }
 
     /**
-     * AUTH. Until apps land, the only user is "default" with no password, which is what a Redis
-     * without requirepass answers.
+     * AUTH [username] password. With the password alone the user is default, which is an error
+     * while default has no password (Redis's old requirepass behaviour). Success binds the
+     * connection to the user's app; a wrong pair, or a user that is off, answers WRONGPASS and
+     * leaves the connection as it was.
      */
     static void auth(Ctx c) {
         if (c.argc() > 3) {
             throw new CommandError(RedisErrors.SYNTAX);
         }
+        Accounts accounts = c.server().accounts();
+        byte[] user = DEFAULT_USER;
+        byte[] password = c.arg(1);
         if (c.argc() == 2) {
-            throw new CommandError(RedisErrors.AUTH_NO_PASSWORD);
+            if (accounts.defaultNopass()) {
+                throw new CommandError(RedisErrors.AUTH_NO_PASSWORD);
+            }
+        } else {
+            user = c.arg(1);
+            password = c.arg(2);
         }
-        if (isDefaultUser(c.arg(1))) {
-            c.session().authenticated(true);
-            c.ok(); // the default user has no password: any password is accepted ("nopass")
-            return;
+        if (!accounts.login(c.session(), user, password)) {
+            throw new CommandError(RedisErrors.WRONGPASS);
         }
-        throw new CommandError(RedisErrors.WRONGPASS);
+        c.ok();
     }
 
-    /** The only user until apps land: "default", without a password (any password works). */
-    private static boolean isDefaultUser(byte[] user) {
-        return java.util.Arrays.equals(user, DEFAULT_USER);
-    }
-
-    private static final byte[] DEFAULT_USER = "default".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] DEFAULT_USER = Accounts.DEFAULT_USER.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     /**
      * HELLO [protover [AUTH username password] [SETNAME clientname]]. Options take effect in order,
-     * as in Redis: AUTH authenticates and SETNAME names the client as soon as each is read, so an
-     * error in a later option leaves the earlier ones applied. The protocol switches last, so
-     * HELLO's own reply is already in the new protocol (a map in RESP3, a flat array in RESP2).
+     * as in Redis 7.0: AUTH authenticates and SETNAME names the client as soon as each is read, so
+     * an error in a later option leaves the earlier ones applied (even a SETNAME before NOAUTH).
+     * A connection still not authenticated after the options gets NOAUTH. The protocol switches
+     * last, so HELLO's own reply is already in the new protocol (a map in RESP3, a flat array in
+     * RESP2).
      */
     static void hello(Ctx c) {
         RespProtocol proto = c.protocol();
@@ -90,10 +96,9 @@ public final class ConnectionFamily {
         for (int j = 2; j < c.argc(); j++) {
             int more = c.argc() - 1 - j;
             if (ArgCursor.is(c.arg(j), "auth") && more >= 2) {
-                if (!isDefaultUser(c.arg(j + 1))) {
+                if (!c.server().accounts().login(c.session(), c.arg(j + 1), c.arg(j + 2))) {
                     throw new CommandError(RedisErrors.WRONGPASS);
                 }
-                c.session().authenticated(true);
                 j += 2;
             } else if (ArgCursor.is(c.arg(j), "setname") && more >= 1) {
                 c.session().name(validName(c.arg(j + 1), RedisErrors.CLIENT_NAME_SPACES));
@@ -101,6 +106,9 @@ public final class ConnectionFamily {
             } else {
                 throw new CommandError(RedisErrors.helloOption(c.arg(j)));
             }
+        }
+        if (!c.session().authenticated()) {
+            throw new CommandError(RedisErrors.HELLO_NOAUTH);
         }
         c.protocol(proto);
         c.mapHeader(7);

@@ -244,4 +244,26 @@ public final class ClientSession {
         replySkip = replySkipNext;
         replySkipNext = false;
     }
+
+    // ------------------------------------------------------------------ ACL: the user this connection is authenticated as
+
+    /**
+     * The connection's user is an app, not the admin ({@code default}): commands that act beyond
+     * the app's drawer answer NOPERM ({@link AppPermissions}). Only the connection's thread uses it.
+     */
+    private boolean appUser;
+
+    public boolean appUser() {
+        return appUser;
+    }
+
+    /**
+     * AUTH or HELLO AUTH succeeded as {@code user}: the connection works in that user's app (its
+     * keyspaces, its clients) from now on, in the same db. {@code isApp} is false for the admin.
+     */
+    public void authenticatedAs(String user, boolean isApp) {
+        app(user);
+        appUser = isApp;
+        authenticated(true);
+    }
 }
