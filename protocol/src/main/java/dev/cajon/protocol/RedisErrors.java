@@ -157,6 +157,12 @@ public final class RedisErrors {
     public static final String ACL_RULE_UNKNOWN_COMMAND = "Unknown command or category name in ACL";
     public static final String ACL_RULE_NO_SUCH_PASSWORD =
             "The password you are trying to remove from the user does not exist";
+    public static final String ACL_RULE_KEY_AFTER_ALLKEYS = "Adding a pattern after the * pattern (or the "
+            + "'allkeys' flag) is not valid and does not have any effect. Try 'resetkeys' to start with an empty list "
+            + "of patterns";
+    public static final String ACL_RULE_CHANNEL_AFTER_ALLCHANNELS = "Adding a pattern after the * pattern (or the "
+            + "'allchannels' flag) is not valid and does not have any effect. Try 'resetchannels' to start with an "
+            + "empty list of channels";
     public static final String ACL_RULE_BAD_HASH =
             "The password hash must be exactly 64 characters and contain only lowercase hexadecimal characters";
 

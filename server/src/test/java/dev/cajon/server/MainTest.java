@@ -1,6 +1,7 @@
 package dev.cajon.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -30,6 +31,13 @@ class MainTest {
         assertEquals(ServerConfig.DEFAULT_BIND, defaults.bind);
         assertEquals(ServerConfig.DEFAULT_PORT, defaults.port);
         assertEquals(ServerConfig.DEFAULT_DIR, defaults.dir);
+        assertNull(defaults.requirepass, "no password unless asked for");
+        Main protectedStart = Main.quickParse(new String[] {"--port", "7000", "--requirepass", "s3cret!"});
+        assertNotNull(protectedStart);
+        assertEquals("s3cret!", protectedStart.requirepass);
+        assertEquals("s3cret!", ServerConfig.defaults().withRequirepass("s3cret!").requirepass());
+        assertFalse(ServerConfig.defaults().withRequirepass("s3cret!").toString().contains("s3cret"),
+                "a logged config never shows the password");
     }
 
     @Test
@@ -59,7 +67,8 @@ class MainTest {
 
     @Test
     void whateverItAcceptsPicocliAcceptsWithTheSameValues() {
-        String[] names = {"--bind", "--port", "--dir", "--io-threads", "--expiry-threads", "--nope", "-h", "x"};
+        String[] names = {"--bind", "--port", "--dir", "--io-threads", "--expiry-threads", "--requirepass", "--nope", "-h",
+            "x"};
         String[] values = {"127.0.0.1", "0", "7", "6379", "007", "+5", "-1", "", "a=b", "data dir", "123456789",
                 "1234567890", "0x10", "::1"};
         Random rnd = new Random(42);
@@ -96,6 +105,7 @@ class MainTest {
             assertEquals(full.dir, quick.dir, what);
             assertEquals(full.ioThreads, quick.ioThreads, what);
             assertEquals(full.expiryThreads, quick.expiryThreads, what);
+            assertEquals(full.requirepass, quick.requirepass, what);
         }
         if (accepted < 200) {
             fail("only " + accepted + " generated argument lists were ordinary starts: the test checks too little");

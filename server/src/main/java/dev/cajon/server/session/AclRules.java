@@ -48,14 +48,26 @@ public final class AclRules {
 
     /** {@code base} with {@code rules} applied, or a {@link CommandError} with Redis's text. */
     static App apply(App base, List<byte[]> rules) {
+        Patterns p = new Patterns();
         App u = base;
         for (byte[] rule : joinSelectors(rules)) {
-            u = applyOne(u, rule);
+            u = applyOne(u, rule, p);
         }
         return u;
     }
 
-    private static App applyOne(App u, byte[] r) {
+    /**
+     * Whether {@code ~*} (or {@code allkeys}) and {@code &*} (or {@code allchannels}) came earlier
+     * in this command: Redis then refuses a narrower pattern. Tracked within one command only, from
+     * none, which is where a new Redis user starts (Cajon keeps no patterns to track across
+     * commands, so it is lenient where Redis would refuse a pattern after an earlier command's *).
+     */
+    private static final class Patterns {
+        boolean allKeys;
+        boolean allChannels;
+    }
+
+    private static App applyOne(App u, byte[] r, Patterns p) {
         if (ArgCursor.is(r, "on")) {
             return u.withEnabled(true);
         }
@@ -69,12 +81,14 @@ public final class AclRules {
             return u.withNopass(false).withPasswords(List.of());
         }
         if (ArgCursor.is(r, "reset")) {
+            p.allKeys = false;
+            p.allChannels = false;
             return u.withEnabled(false).withNopass(false).withPasswords(List.of());
         }
         if (r.length > 0 && (r[0] == '>' || r[0] == '#')) {
             String hex = r[0] == '>' ? sha256Hex(r, 1) : validHash(r);
-            for (PasswordHash p : u.passwords()) {
-                if (p.matchesSha256Hex(hex)) {
+            for (PasswordHash h : u.passwords()) {
+                if (h.matchesSha256Hex(hex)) {
                     return u.withNopass(false); // already one of its passwords
                 }
             }
@@ -93,11 +107,38 @@ public final class AclRules {
             }
             throw new CommandError(RedisErrors.aclRule(r, RedisErrors.ACL_RULE_NO_SUCH_PASSWORD));
         }
-        if (ignoredKeyword(r) || r.length > 0 && (r[0] == '~' || r[0] == '&') || isSelector(r)) {
+        if (ArgCursor.is(r, "allkeys") || ArgCursor.is(r, "~*")) {
+            p.allKeys = true;
             return u;
         }
-        if (r.length > 0 && r[0] == '%') {
-            checkPermissionPattern(r);
+        if (ArgCursor.is(r, "resetkeys")) {
+            p.allKeys = false;
+            return u;
+        }
+        if (ArgCursor.is(r, "allchannels") || ArgCursor.is(r, "&*")) {
+            p.allChannels = true;
+            return u;
+        }
+        if (ArgCursor.is(r, "resetchannels")) {
+            p.allChannels = false;
+            return u;
+        }
+        if (r.length > 0 && (r[0] == '~' || r[0] == '%')) {
+            if (p.allKeys) {
+                throw new CommandError(RedisErrors.aclRule(r, RedisErrors.ACL_RULE_KEY_AFTER_ALLKEYS));
+            }
+            if (r[0] == '%') {
+                checkPermissionPattern(r);
+            }
+            return u;
+        }
+        if (r.length > 0 && r[0] == '&') {
+            if (p.allChannels) {
+                throw new CommandError(RedisErrors.aclRule(r, RedisErrors.ACL_RULE_CHANNEL_AFTER_ALLCHANNELS));
+            }
+            return u;
+        }
+        if (ignoredKeyword(r) || isSelector(r)) {
             return u;
         }
         if (r.length > 0 && (r[0] == '+' || r[0] == '-')) {
@@ -108,8 +149,8 @@ public final class AclRules {
     }
 
     private static boolean ignoredKeyword(byte[] r) {
-        for (String k : new String[] {"allkeys", "resetkeys", "allchannels", "resetchannels", "allcommands",
-                "nocommands", "sanitize-payload", "skip-sanitize-payload", "clearselectors"}) {
+        for (String k : new String[] {"allcommands", "nocommands", "sanitize-payload", "skip-sanitize-payload",
+                "clearselectors"}) {
             if (ArgCursor.is(r, k)) {
                 return true;
             }
@@ -121,25 +162,24 @@ public final class AclRules {
         return r.length >= 2 && r[0] == '(' && r[r.length - 1] == ')';
     }
 
-    /** {@code %R~pattern}, {@code %W~}, {@code %RW~}: R and W (any case), then '~' and a pattern. */
+    /**
+     * {@code %R~pattern}, {@code %W~}, {@code %RW~}: R and W (any case, each at most once) up to
+     * an optional '~' and pattern; at least one of them.
+     */
     private static void checkPermissionPattern(byte[] r) {
         boolean read = false;
         boolean write = false;
-        int i = 1;
-        for (; i < r.length; i++) {
+        for (int i = 1; i < r.length && r[i] != '~'; i++) {
             int ch = Character.toUpperCase(r[i]);
             if (ch == 'R' && !read) {
                 read = true;
             } else if (ch == 'W' && !write) {
                 write = true;
-            } else if (r[i] == '~') {
-                i++;
-                break;
             } else {
                 throw new CommandError(RedisErrors.aclRule(r, RedisErrors.ACL_RULE_SYNTAX));
             }
         }
-        if (!(read || write) || i >= r.length) { // no '~', or nothing after it
+        if (!(read || write)) {
             throw new CommandError(RedisErrors.aclRule(r, RedisErrors.ACL_RULE_SYNTAX));
         }
     }

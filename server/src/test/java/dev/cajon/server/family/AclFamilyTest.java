@@ -291,9 +291,12 @@ class AclFamilyTest extends FamilyTestBase {
         assertOk(run("acl", "setuser", "u", ">three", "reset"));
         assertArray(run("acl", "getuser", "u").asArray().get(1), "off");
         // accepted and ignored: they would only narrow access in Redis, and an app sees only its drawer anyway
-        assertOk(run("acl", "setuser", "u", "on", ">p", "~*", "~cache:*", "%R~x", "%RW~y", "allkeys", "resetkeys",
-                "&*", "allchannels", "resetchannels", "+@all", "-@admin", "+get", "-set", "+client|list", "allcommands",
-                "nocommands", "sanitize-payload", "skip-sanitize-payload", "(~foo", "+get)", "(+set)", "clearselectors"));
+        assertOk(run("acl", "setuser", "u", "on", ">p", "~cache:*", "%R~x", "%RW~y", "~*", "allkeys", "resetkeys",
+                "&ch", "&*", "allchannels", "resetchannels", "+@all", "-@admin", "+get", "-set", "+client|list",
+                "allcommands", "nocommands", "sanitize-payload", "skip-sanitize-payload", "(~foo", "+get)", "(+set)",
+                "clearselectors"));
+        assertError(run("acl", "setuser", "u", "~*", "~narrower"), RedisErrors.aclRule(
+                "~narrower".getBytes(StandardCharsets.US_ASCII), RedisErrors.ACL_RULE_KEY_AFTER_ALLKEYS));
         assertOk(c.run("auth", "u", "p"));
         assertOk(c.run("set", "k", "v")); // -set was ignored: the app's own keys are all its own
     }
