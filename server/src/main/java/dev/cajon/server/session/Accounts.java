@@ -224,6 +224,33 @@ public final class Accounts {
         return gone.size();
     }
 
+    /**
+     * Changes what an existing user's record holds besides its credentials (quotas, settings):
+     * {@code change} gets the current record and returns the new one, which is saved before it
+     * is in force. For default only the quotas and settings are saved (its password is
+     * --requirepass's). Returns the new record, or null when there is no such user.
+     */
+    public synchronized App updateApp(String name, java.util.function.UnaryOperator<App> change) {
+        App before = users.get(name);
+        if (before == null) {
+            return null;
+        }
+        App after = change.apply(before);
+        if (!after.name().equals(name)) {
+            throw new IllegalArgumentException("an update cannot rename " + name);
+        }
+        App saved = DEFAULT_USER.equals(name)
+                ? after.withEnabled(true).withNopass(true).withPasswords(List.of()) : after;
+        try {
+            registry.put(saved);
+        } catch (UncheckedIOException e) {
+            log.error("updating {}: could not save the apps registry", name, e);
+            throw new CommandError(RedisErrors.appsRegistryWrite(e.getMessage()));
+        }
+        publish(name, after);
+        return after;
+    }
+
     private void publish(String name, App u) {
         Map<String, App> next = new TreeMap<>(users);
         next.put(name, u);

@@ -64,6 +64,31 @@ class AccountsTest {
     }
 
     @Test
+    void quotasAndSettingsAreSavedWithTheAppAndDefaultsToo() {
+        try (Store store = Store.open(dir, new dev.cajon.storage.ManualClock(InProcessServer.T0))) {
+            Accounts a = Accounts.open(store, "admin-pw");
+            a.setUser("shop", List.of(b("on"), b(">pw")));
+            assertEquals(-1, a.user("shop").maxKeys());
+            a.updateApp("shop", u -> u.withQuotas(100, 1 << 20));
+            a.updateApp("default", u -> u.withQuotas(5, -1));
+            assertNull(a.updateApp("nosuch", u -> u));
+            assertEquals(100, a.user("shop").maxKeys());
+
+            Accounts again = Accounts.open(store, "admin-pw");
+            assertEquals(100, again.user("shop").maxKeys());
+            assertEquals(1 << 20, again.user("shop").maxBytes());
+            assertEquals(5, again.user("default").maxKeys());
+            ClientSession s = new ClientSession(1, "a:1", "b:2", 0);
+            assertTrue(again.login(s, b("shop"), b("pw")), "an update keeps the password");
+            assertTrue(again.login(s, b("default"), b("admin-pw")));
+            assertTrue(AppRegistry.open(dir).get("default").passwords().isEmpty(), "default's password is not saved");
+            Accounts open = Accounts.open(store, null);
+            assertTrue(open.defaultNopass(), "without requirepass default has no password, whatever is saved");
+            assertEquals(5, open.user("default").maxKeys());
+        }
+    }
+
+    @Test
     void theCacheOfChecksIsBounded() {
         try (Store store = Store.open(dir, new dev.cajon.storage.ManualClock(InProcessServer.T0))) {
             Accounts a = Accounts.open(store, null);

@@ -199,6 +199,46 @@ class AppsSystemTest {
         assertNoPasswordLogged(server, "shop-pw", "blog-pw");
     }
 
+    // ------------------------------------------------------------------ Lettuce
+
+    @Test
+    void lettuceConnectsAsAnAppWithRespThreeAndWithAUrl() {
+        CajonProcess server = startProtected("apps-lettuce", tmp.resolve("data"));
+        try (Jedis admin = admin(server)) {
+            admin.aclSetUser("shop", "on", ">shop-pw");
+            admin.set("k", "admin's");
+        }
+        io.lettuce.core.RedisClient resp3 = io.lettuce.core.RedisClient.create(io.lettuce.core.RedisURI.builder()
+                .withHost(CajonProcess.LOOPBACK).withPort(server.port()).withAuthentication("shop", "shop-pw".toCharArray())
+                .withTimeout(java.time.Duration.ofSeconds(10)).build());
+        io.lettuce.core.RedisClient url = io.lettuce.core.RedisClient.create(
+                "redis://shop:shop-pw@" + CajonProcess.LOOPBACK + ":" + server.port() + "/0");
+        url.setOptions(io.lettuce.core.ClientOptions.builder()
+                .protocolVersion(io.lettuce.core.protocol.ProtocolVersion.RESP2).build());
+        io.lettuce.core.RedisClient wrong = io.lettuce.core.RedisClient.create(
+                "redis://shop:nope@" + CajonProcess.LOOPBACK + ":" + server.port() + "/0");
+        try (var c3 = resp3.connect(); var c2 = url.connect()) {
+            assertEquals("shop", c3.sync().aclWhoami());
+            assertEquals("shop", c2.sync().aclWhoami());
+            assertNull(c3.sync().get("k"));
+            assertEquals("OK", c3.sync().set("k", "shop's"));
+            assertEquals("shop's", c2.sync().get("k"));
+            io.lettuce.core.RedisCommandExecutionException e = assertThrows(
+                    io.lettuce.core.RedisCommandExecutionException.class, () -> c3.sync().configSet("maxmemory", "1"));
+            assertEquals(NOPERM_CONFIG_SET, e.getMessage());
+            io.lettuce.core.RedisConnectionException refused = assertThrows(
+                    io.lettuce.core.RedisConnectionException.class, wrong::connect);
+            assertTrue(String.valueOf(refused.getCause()).contains("WRONGPASS"), String.valueOf(refused.getCause()));
+        } finally {
+            resp3.shutdown();
+            url.shutdown();
+            wrong.shutdown();
+        }
+        try (Jedis admin = admin(server)) {
+            assertEquals("admin's", admin.get("k"));
+        }
+    }
+
     // ------------------------------------------------------------------ redis-cli
 
     record Cli(int exitCode, String stdout, String stderr) {
