@@ -1,6 +1,5 @@
 package dev.cajon.server.compat;
 
-import org.junit.jupiter.api.Test;
 
 /** Server commands against Redis: COMMAND COUNT and INFO, DBSIZE, FLUSHDB, FLUSHALL, TIME, INFO. */
 class ServerComparisonTest extends ComparisonTestBase {
@@ -16,7 +15,7 @@ class ServerComparisonTest extends ComparisonTestBase {
         "command", "info", "dbsize", "flushdb", "flushall", "time", "shutdown", "config",
     };
 
-    @Test
+    @BothProtocols
     void commandCountAndInfo() throws Exception {
         scenario("COMMAND COUNT / INFO get")
                 .shape("COMMAND", "COUNT")
@@ -29,7 +28,7 @@ class ServerComparisonTest extends ComparisonTestBase {
     }
 
     /** The first six fields of COMMAND INFO are Cajon's command table: it must match Redis's. */
-    @Test
+    @BothProtocols
     void commandTableMatchesRedis() throws Exception {
         Scenario s = scenario("COMMAND INFO <every command>");
         for (String c : COMMANDS) {
@@ -41,7 +40,7 @@ class ServerComparisonTest extends ComparisonTestBase {
     }
 
     /** SHUTDOWN's refusals (a successful SHUTDOWN stops the server: see ShutdownSystemTest). */
-    @Test
+    @BothProtocols
     void shutdownArgumentErrors() throws Exception {
         scenario("SHUTDOWN errors")
                 .cmd("SHUTDOWN", "FOO")
@@ -61,7 +60,7 @@ class ServerComparisonTest extends ComparisonTestBase {
      * set, HELP, and REWRITE without a config file. bind, port and dir differ between the two by
      * nature: only their shape is compared.
      */
-    @Test
+    @BothProtocols
     void configGetSetAndErrors() throws Exception {
         scenario("CONFIG")
                 .cmd("CONFIG", "GET", "maxmemory-policy")
@@ -100,7 +99,7 @@ class ServerComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void dbsizeAndFlush() throws Exception {
         scenario("DBSIZE, FLUSHDB, FLUSHALL")
                 .cmd("DBSIZE")
@@ -142,7 +141,7 @@ class ServerComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void timeAndInfo() throws Exception {
         scenario("TIME, INFO")
                 .shape("TIME")
