@@ -145,12 +145,31 @@ class ConnectionComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    /** The comparison itself, kept to document the difference: Redis switches to RESP3 here. */
+    /**
+     * HELLO switching the protocol back and forth on one connection (the [RESP3] run starts in
+     * RESP3 already), with replies whose form depends on it: a null, an array with a null in it,
+     * CONFIG GET's map. To be enabled, and {@link #hello3IsRefusedByDesign} removed, once Cajon
+     * serves RESP3.
+     */
     @Disabled("known difference: RESP3 is not served yet, Cajon answers HELLO 3 with NOPROTO by design")
     @BothProtocols
-    void hello3ComparedWithRedis() throws Exception {
-        scenario("HELLO 3 against Redis")
+    void helloSwitchesTheProtocol() throws Exception {
+        scenario("HELLO 3 / HELLO 2 on one connection")
                 .check(Check.exceptAt(7), "HELLO", "3")
+                .cmd("GET", "missing")
+                .cmd("MGET", "missing", "missing")
+                .shape("CONFIG", "GET", "port")
+                .check(Check.exceptAt(7), "HELLO")
+                .check(Check.exceptAt(7), "HELLO", "2")
+                .cmd("GET", "missing")
+                .cmd("MGET", "missing", "missing")
+                .shape("CONFIG", "GET", "port")
+                .check(Check.exceptAt(7), "HELLO", "3", "SETNAME", "r3")
+                .cmd("CLIENT", "GETNAME")
+                .check(Check.exceptAt(7), "HELLO", "3", "AUTH", "default", "pw")
+                .cmd("HELLO", "4")
+                .cmd("GET", "missing")
+                .check(Check.exceptAt(7), "HELLO", "2")
                 .run();
     }
 
