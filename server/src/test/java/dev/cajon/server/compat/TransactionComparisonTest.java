@@ -65,6 +65,58 @@ class TransactionComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
+    /** Replies whose RESP3 form differs from RESP2's (nulls, maps), nested in EXEC's array. */
+    @BothProtocols
+    void protocolDependentRepliesInsideExec() throws Exception {
+        scenario("nulls and maps inside EXEC")
+                .cmd("SET", "k", "v")
+                .cmd("MULTI")
+                .cmd("GET", "missing")
+                .cmd("SET", "k", "w", "NX")
+                .cmd("SET", "k", "w", "NX", "GET")
+                .cmd("GETDEL", "missing")
+                .cmd("MGET", "missing", "k", "missing")
+                .cmd("CONFIG", "GET", "nosuchparameter")
+                .cmd("TTL", "k")
+                .cmd("EXEC")
+                .run();
+    }
+
+    /** A client that pipelines the whole transaction in one write, as client libraries do. */
+    @BothProtocols
+    void pipelinedTransaction() throws Exception {
+        byte[] pipeline = concat(
+                RespClient.encode(b("MULTI")),
+                RespClient.encode(b("SET"), b("p"), b("1")),
+                RespClient.encode(b("INCR"), b("p")),
+                RespClient.encode(b("GET"), b("p")),
+                RespClient.encode(b("EXEC")),
+                RespClient.encode(b("MULTI")),
+                RespClient.encode(b("INCR"), b("p")),
+                RespClient.encode(b("NOSUCH")),
+                RespClient.encode(b("EXEC")),
+                RespClient.encode(b("GET"), b("p")));
+        scenario("MULTI ... EXEC in one write")
+                .raw(pipeline, 10)
+                .raw("MULTI\r\nSET q 1\r\nGET q\r\nEXEC\r\n", 4)
+                .run();
+    }
+
+    @BothProtocols
+    void flushInsideMulti() throws Exception {
+        scenario("FLUSHDB and DBSIZE inside MULTI")
+                .cmd("SET", "a", "1")
+                .cmd("SET", "b", "2")
+                .cmd("MULTI")
+                .cmd("DBSIZE")
+                .cmd("FLUSHDB")
+                .cmd("DBSIZE")
+                .cmd("SET", "c", "3")
+                .cmd("EXEC")
+                .cmd("EXISTS", "a", "b", "c")
+                .run();
+    }
+
     @BothProtocols
     void emptyTransaction() throws Exception {
         scenario("MULTI then EXEC with nothing queued")
@@ -352,6 +404,15 @@ class TransactionComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
+    /** The connection closes in the middle of MULTI: nothing of it runs. */
+    @BothProtocols
+    void closingTheConnectionDiscardsTheTransaction() throws Exception {
+        scenario("connection closed inside MULTI")
+                .fresh("MULTI\r\nSET z 1\r\n", 2)
+                .cmd("GET", "z")
+                .run();
+    }
+
     @BothProtocols
     void resetInsideMultiRunsAtOnce() throws Exception {
         scenario("RESET inside MULTI")
@@ -447,6 +508,25 @@ class TransactionComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
+    /** The check-and-set race: both WATCH k, the other commits first, so this one is aborted. */
+    @BothProtocols
+    void twoClientsRaceForTheSameKey() throws Exception {
+        scenario("two clients WATCH k, the first EXEC wins")
+                .cmd("SET", "k", "10")
+                .cmd("WATCH", "k")
+                .other("WATCH", "k")
+                .cmd("GET", "k")
+                .other("GET", "k")
+                .other("MULTI")
+                .other("SET", "k", "11")
+                .other("EXEC")
+                .cmd("MULTI")
+                .cmd("SET", "k", "11")
+                .cmd("EXEC")
+                .cmd("GET", "k")
+                .run();
+    }
+
     @BothProtocols
     void ownQueuedWriteDoesNotAbort() throws Exception {
         watched("WATCH, then a write queued by the same transaction", "k", "1")
@@ -501,10 +581,10 @@ class TransactionComparisonTest extends ComparisonTestBase {
     @BothProtocols
     void ttlRunningOutAborts() throws Exception {
         execReadingK(scenario("WATCH, then the TTL runs out (untouched)")
-                .cmd("SET", "k", "1", "PX", "150")
-                .cmd("SET", "clock", "1", "PX", "150")
+                .cmd("SET", "k", "1", "PX", "250")
+                .cmd("SET", "clock", "1", "PX", "250")
                 .cmd("WATCH", "k")
-                .check(Check.within(75, 75), "PTTL", "k")
+                .check(Check.within(125, 125), "PTTL", "k")
                 .otherUntil(":-2\r\n", "PTTL", "clock"))
                 .run();
     }
@@ -513,9 +593,9 @@ class TransactionComparisonTest extends ComparisonTestBase {
     @BothProtocols
     void ttlRunningOutAndNoticedAborts() throws Exception {
         execReadingK(scenario("WATCH, then the TTL runs out (and a read deletes the key)")
-                .cmd("SET", "k", "1", "PX", "150")
+                .cmd("SET", "k", "1", "PX", "250")
                 .cmd("WATCH", "k")
-                .check(Check.within(75, 75), "PTTL", "k")
+                .check(Check.within(125, 125), "PTTL", "k")
                 .otherUntil(":0\r\n", "EXISTS", "k"))
                 .run();
     }
