@@ -2,7 +2,6 @@ package dev.cajon.server.compat;
 
 import static org.junit.jupiter.api.Assertions.assertAll;
 
-import org.junit.jupiter.api.Disabled;
 
 /**
  * Connection commands against Redis: PING, ECHO, SELECT, HELLO, CLIENT, and the generic errors
@@ -133,27 +132,13 @@ class ConnectionComparisonTest extends ComparisonTestBase {
                         .run());
     }
 
-    /** RESP3 is not served yet: Cajon refuses HELLO 3 by design (Redis switches protocol). */
-    @BothProtocols
-    void hello3IsRefusedByDesign() throws Exception {
-        scenario("HELLO 3 (deliberate difference)")
-                .cajonOnly("-NOPROTO unsupported protocol version\r\n", "HELLO", "3")
-                .cajonOnly("-NOPROTO unsupported protocol version\r\n", "HELLO", "3", "SETNAME", "x")
-                // and the connection is still RESP2 afterwards
-                .cmd("PING")
-                .cmd("CLIENT", "GETNAME")
-                .run();
-    }
-
     /**
-     * HELLO switching the protocol back and forth on one connection (the [RESP3] run starts in
-     * RESP3 already), with replies whose form depends on it: a null, an array with a null in it,
-     * CONFIG GET's map. To be enabled, and {@link #hello3IsRefusedByDesign} removed, once Cajon
-     * serves RESP3.
+     * HELLO 3 switches to RESP3 as Redis does (only the id, element 7 of the map, differs), and
+     * HELLO 2 back, on one connection (the [RESP3] run starts in RESP3 already), with replies
+     * whose form depends on it: a null, an array with a null in it, CONFIG GET's map.
      */
-    @Disabled("known difference: RESP3 is not served yet, Cajon answers HELLO 3 with NOPROTO by design")
     @BothProtocols
-    void helloSwitchesTheProtocol() throws Exception {
+    void hello3ComparedWithRedis() throws Exception {
         scenario("HELLO 3 / HELLO 2 on one connection")
                 .check(Check.exceptAt(7), "HELLO", "3")
                 .cmd("GET", "missing")
