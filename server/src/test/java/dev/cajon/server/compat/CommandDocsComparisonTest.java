@@ -159,8 +159,8 @@ class CommandDocsComparisonTest extends ComparisonTestBase {
         }
         Path in = Files.writeString(tmp.resolve("help.txt"), script);
         boolean resp3 = protocol == Protocol.RESP3;
-        String redis = runCli(cli, redisPort(), resp3, in, tmp.resolve("redis.out"));
-        String cajon = runCli(cli, cajonPort(), resp3, in, tmp.resolve("cajon.out"));
+        String redis = runCli("redis", cli, redisPort(), resp3, in, tmp.resolve("redis.out"));
+        String cajon = runCli("cajon", cli, cajonPort(), resp3, in, tmp.resolve("cajon.out"));
         assertTrue(redis.contains("KEEPTTL"), "redis-cli printed SET's arguments: " + redis);
         if (!redis.equals(cajon)) {
             List<String> r = redis.lines().toList();
@@ -175,7 +175,9 @@ class CommandDocsComparisonTest extends ComparisonTestBase {
         }
     }
 
-    private static String runCli(Path cli, int port, boolean resp3, Path in, Path out) throws Exception {
+    private static String runCli(String server, Path cli, int port, boolean resp3, Path in, Path out) throws Exception {
+        String label = (resp3 ? Protocol.RESP3 : Protocol.RESP2).label() + " redis-cli" + (resp3 ? " -3" : "")
+                + " against " + server;
         List<String> argv = new ArrayList<>(List.of(cli.toString(), "-h", "127.0.0.1", "-p", Integer.toString(port)));
         if (resp3) {
             argv.add("-3");
@@ -184,12 +186,12 @@ class CommandDocsComparisonTest extends ComparisonTestBase {
                 .redirectInput(in.toFile()).redirectOutput(out.toFile()).redirectErrorStream(true).start();
         try {
             if (!p.waitFor(30, TimeUnit.SECONDS)) {
-                fail("redis-cli did not finish within 30 s");
+                fail(label + " did not finish within 30 s");
             }
         } finally {
             p.destroyForcibly();
         }
-        assertEquals(0, p.exitValue(), () -> "redis-cli failed: " + readQuietly(out));
+        assertEquals(0, p.exitValue(), () -> label + " failed: " + readQuietly(out));
         return Files.readString(out, StandardCharsets.UTF_8);
     }
 
