@@ -158,6 +158,24 @@ class ConnectionComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
+    /** RESET puts the connection back as it was when it opened: name, db, protocol (RESP2). */
+    @BothProtocols
+    void reset() throws Exception {
+        scenario("RESET")
+                .cmd("SET", "k", "db0")
+                .cmd("CLIENT", "SETNAME", "before-reset")
+                .cmd("SELECT", "3")
+                .cmd("SET", "k", "db3")
+                .cmd("RESET")
+                .cmd("CLIENT", "GETNAME")
+                .cmd("GET", "k")
+                .cmd("GET", "missing")
+                .check(Check.exceptAt(7), "HELLO")
+                .cmd("RESET", "x")
+                .cmd("reset")
+                .run();
+    }
+
     @BothProtocols
     void clientNames() throws Exception {
         scenario("CLIENT SETNAME/GETNAME")

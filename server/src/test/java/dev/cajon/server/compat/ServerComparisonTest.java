@@ -13,7 +13,7 @@ class ServerComparisonTest extends ComparisonTestBase {
         "expire", "pexpire", "expireat", "pexpireat", "ttl", "pttl", "expiretime", "pexpiretime", "persist",
         "ping", "echo", "quit", "select", "auth", "hello", "client",
         "command", "info", "dbsize", "flushdb", "flushall", "time", "shutdown", "config",
-        "multi", "exec", "discard", "watch", "unwatch",
+        "multi", "exec", "discard", "watch", "unwatch", "reset",
     };
 
     @BothProtocols
