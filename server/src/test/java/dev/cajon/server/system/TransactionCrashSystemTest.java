@@ -391,13 +391,18 @@ class TransactionCrashSystemTest {
 
     // ================================================================== the tests
 
+    /** Two event loops whatever the machine, so that writers' EXECs run in parallel. */
+    static CajonProcess start(String name, Path dir) {
+        return TransactionIsolationSystemTest.startWithLoops(servers, name, dir, 2);
+    }
+
     @Test
     void transactionsAreWholeAfterSigkill(@TempDir Path tmp) throws Exception {
         Path dir = tmp.resolve("data");
         long seed = System.nanoTime();
         Random random = new Random(seed);
         System.out.println("[tx-crash] seed " + seed);
-        CajonProcess server = servers.start("tx-crash-0", dir);
+        CajonProcess server = start("tx-crash-0", dir);
         long[] gen = new long[WRITERS];
         for (int round = 0; round < ROUNDS; round++) {
             long killAfter = KILL_AFTER_ACKED + random.nextInt(KILL_AFTER_ACKED);
@@ -415,7 +420,7 @@ class TransactionCrashSystemTest {
                         what + ": writer " + w + " had too few transactions acknowledged before the kill to prove anything");
             }
 
-            server = servers.start("tx-crash-after-kill-" + round, dir);
+            server = start("tx-crash-after-kill-" + round, dir);
             assertTrue(server.readyLine().contains("after recovery"), server.readyLine());
             gen = checkWhole(server.port(), load.acked, load.sent, "after the SIGKILL of " + what);
             assertEquals(expectedBlobs(gen), blobFiles(dir), "blob files after the SIGKILL of " + what
@@ -423,7 +428,7 @@ class TransactionCrashSystemTest {
             System.out.println("[tx-crash] recovered generations " + Arrays.toString(gen));
         }
         server.stopCleanly();
-        server = servers.start("tx-crash-clean", dir);
+        server = start("tx-crash-clean", dir);
         AtomicLongArray exact = new AtomicLongArray(gen);
         assertArrayEquals(gen, checkWhole(server.port(), exact, exact, "after a clean restart"));
         assertEquals(expectedBlobs(gen), blobFiles(dir), "blob files after a clean restart");
@@ -442,14 +447,14 @@ class TransactionCrashSystemTest {
     void checkCatchesWritesWithoutMultiAfterSigkill(@TempDir Path tmp) throws Exception {
         int rounds = Integer.getInteger("cajon.tx.crashSelfCheckRounds");
         Path idleDir = tmp.resolve("idle");
-        CajonProcess idle = servers.start("tx-selfcheck-idle", idleDir);
+        CajonProcess idle = start("tx-selfcheck-idle", idleDir);
         Load stopped = new Load(idle.port(), new long[WRITERS], 300, false);
         stopped.join();
         assertTrue(stopped.errors.isEmpty(), "errors: " + stopped.errors);
         long[] g0 = checkWhole(idle.port(), stopped.acked, stopped.sent, "cajon, writers stopped");
         assertEquals(expectedBlobs(g0), blobFiles(idleDir), "blob files, writers stopped");
         assertEquals(137, idle.sigkill());
-        idle = servers.start("tx-selfcheck-idle-after-kill", idleDir);
+        idle = start("tx-selfcheck-idle-after-kill", idleDir);
         checkWhole(idle.port(), stopped.acked, stopped.sent, "cajon, SIGKILL when idle");
         assertEquals(expectedBlobs(g0), blobFiles(idleDir), "blob files, SIGKILL when idle");
         idle.stopCleanly();
@@ -458,7 +463,7 @@ class TransactionCrashSystemTest {
         List<String> how = new ArrayList<>();
         for (int round = 0; round < rounds; round++) {
             Path dir = tmp.resolve("r" + round);
-            CajonProcess server = servers.start("tx-selfcheck-" + round, dir);
+            CajonProcess server = start("tx-selfcheck-" + round, dir);
             Load load = new Load(server.port(), new long[WRITERS], MAX_TX_PER_ROUND, false);
             load.awaitAcked(KILL_AFTER_ACKED + round * 37 % KILL_AFTER_ACKED, LOAD_DEADLINE_MS);
             assertTrue(load.errors.isEmpty(), "errors before the kill: " + load.errors);
@@ -466,7 +471,7 @@ class TransactionCrashSystemTest {
             assertEquals(137, server.sigkill());
             load.stop.set(true);
             load.join();
-            server = servers.start("tx-selfcheck-after-kill-" + round, dir);
+            server = start("tx-selfcheck-after-kill-" + round, dir);
             try {
                 long[] gen = checkWhole(server.port(), load.acked, load.sent, "self-check round " + round);
                 assertEquals(expectedBlobs(gen), blobFiles(dir), "blob files");
