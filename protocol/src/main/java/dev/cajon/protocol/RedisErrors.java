@@ -40,6 +40,14 @@ public final class RedisErrors {
     public static final String NO_SHUTDOWN_IN_PROGRESS = "ERR No shutdown in progress.";
     public static final String NO_CONFIG_FILE = "ERR The server is running without a config file";
 
+    // transactions (Redis's multi.c and processCommand)
+    public static final String MULTI_NESTED = "ERR MULTI calls can not be nested";
+    public static final String EXEC_WITHOUT_MULTI = "ERR EXEC without MULTI";
+    public static final String DISCARD_WITHOUT_MULTI = "ERR DISCARD without MULTI";
+    public static final String WATCH_INSIDE_MULTI = "ERR WATCH inside MULTI is not allowed";
+    public static final String EXECABORT = "EXECABORT Transaction discarded because of previous errors.";
+    public static final String NOT_IN_MULTI = "ERR Command not allowed inside a transaction";
+
     public static String unrecognizedOption(byte[] opt) {
         return "ERR Unrecognized option '" + cstr(opt) + "'";
     }

@@ -119,6 +119,49 @@ public final class Resp {
         out.writeBytes(CRLF);
     }
 
+    /**
+     * A double as C's {@code printf("%.17g")} writes it, which is what Redis 7.0's addReplyDouble
+     * sends: 17 significant digits, trailing zeros dropped, an exponent of at least two digits
+     * below 1e-4 and from 1e17; "inf", "-inf" and "nan" for the special values.
+     */
+    public static String formatDouble(double d) {
+        if (Double.isNaN(d)) {
+            return "nan";
+        }
+        if (Double.isInfinite(d)) {
+            return d > 0 ? "inf" : "-inf";
+        }
+        if (d == 0) {
+            return 1 / d < 0 ? "-0" : "0";
+        }
+        java.math.BigDecimal v = new java.math.BigDecimal(d).round(new java.math.MathContext(17,
+                java.math.RoundingMode.HALF_EVEN));
+        int exp = v.precision() - v.scale() - 1;
+        if (exp < -4 || exp >= 17) {
+            String digits = v.unscaledValue().abs().toString();
+            digits = digits.replaceFirst("0+$", "");
+            StringBuilder sb = new StringBuilder();
+            if (v.signum() < 0) {
+                sb.append('-');
+            }
+            sb.append(digits.charAt(0));
+            if (digits.length() > 1) {
+                sb.append('.').append(digits, 1, digits.length());
+            }
+            sb.append(exp < 0 ? "e-" : "e+");
+            int a = Math.abs(exp);
+            if (a < 10) {
+                sb.append('0');
+            }
+            return sb.append(a).toString();
+        }
+        String plain = v.setScale(Math.max(0, 16 - exp), java.math.RoundingMode.HALF_EVEN).toPlainString();
+        if (plain.indexOf('.') >= 0) {
+            plain = plain.replaceFirst("0+$", "").replaceFirst("\\.$", "");
+        }
+        return plain;
+    }
+
     static int digits(long v) {
         if (v == Long.MIN_VALUE) {
             return 20;

@@ -9,6 +9,7 @@ import dev.cajon.server.family.KeyFamily;
 import dev.cajon.server.family.ConfigFamily;
 import dev.cajon.server.family.ServerFamily;
 import dev.cajon.server.family.StringFamily;
+import dev.cajon.server.family.TransactionFamily;
 import dev.cajon.server.session.ClientSession;
 import dev.cajon.storage.Clock;
 import dev.cajon.storage.Store;
@@ -74,6 +75,7 @@ public final class ServerContext {
         CounterFamily.register(t);
         KeyFamily.register(t);
         ExpiryFamily.register(t);
+        TransactionFamily.register(t);
         return t;
     }
 
@@ -175,6 +177,7 @@ public final class ServerContext {
 
     public void sessionClosed(ClientSession s) {
         clients.remove(s.id());
+        s.transaction().reset(); // its watches go with it
     }
 
     public Collection<ClientSession> clients() {

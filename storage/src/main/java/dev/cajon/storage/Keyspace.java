@@ -87,9 +87,25 @@ public final class Keyspace implements Closeable {
      */
     private final java.util.concurrent.locks.ReentrantReadWriteLock mapLock =
             new java.util.concurrent.locks.ReentrantReadWriteLock();
+    /**
+     * Transactions against keyspace-wide readers (see {@link #atomically}): held shared by an EXEC
+     * that locks only its keys' stripes, exclusively by one that locks the whole keyspace and by
+     * DBSIZE, SCAN, KEYS and RANDOMKEY, which therefore never see an EXEC half done.
+     */
+    private final java.util.concurrent.locks.ReentrantReadWriteLock txGate =
+            new java.util.concurrent.locks.ReentrantReadWriteLock();
+    /** The keys clients WATCH here; every change of a key goes through {@link #touched}. */
+    private final dev.cajon.storage.tx.Watches watches = new dev.cajon.storage.tx.Watches();
+    /** The atomic section this thread runs on this keyspace, if any (see {@link #atomically}). */
+    private final ThreadLocal<Section> section = new ThreadLocal<>();
+    /** Transactions in flight (their undo records); opened on the first EXEC that needs one. */
+    private volatile BatchJournal txJournal;
+    private final Path dir;
 
-    private Keyspace(String name, Clock clock, MapFile file, BlobStore blobs, WriteJournal journal,
-                     BatchJournal batch, ExpiryListener listener) {
+    private Keyspace(Path dir, String name, Clock clock, MapFile file, BlobStore blobs, WriteJournal journal,
+                     BatchJournal batch, BatchJournal txJournal, ExpiryListener listener) {
+        this.dir = dir;
+        this.txJournal = txJournal;
         this.journal = journal;
         this.batch = batch;
         this.expiryListener = listener == null ? ExpiryListener.NONE : listener;
@@ -116,10 +132,14 @@ public final class Keyspace implements Closeable {
         }
         MapFile f = MapFile.open(dir, name, recover);
         BatchJournal batch = null;
+        BatchJournal tx = null;
         try {
             WriteJournal journal = WriteJournal.open(dir.resolve(JOURNAL_FILE), STRIPES);
             batch = BatchJournal.open(dir.resolve(BATCH_FILE), STRIPES);
-            Keyspace ks = new Keyspace(name, clock, f, new BlobStore(dir.resolve("blobs")), journal, batch, listener);
+            // only a keyspace that ever ran a multi-write EXEC has one
+            tx = java.nio.file.Files.exists(dir.resolve(TX_FILE)) ? BatchJournal.open(dir.resolve(TX_FILE), STRIPES) : null;
+            Keyspace ks = new Keyspace(dir, name, clock, f, new BlobStore(dir.resolve("blobs")), journal, batch, tx,
+                    listener);
             boolean replayed = ks.replayJournal();
             if (clean != null && !replayed && clean.mapFile.equals(f.file().getFileName().toString())) {
                 ks.loadClean(clean);
@@ -134,6 +154,9 @@ public final class Keyspace implements Closeable {
                 if (batch != null) {
                     batch.close();
                 }
+                if (tx != null) {
+                    tx.close();
+                }
             } catch (RuntimeException suppressed) {
                 e.addSuppressed(suppressed);
             }
@@ -145,6 +168,8 @@ public final class Keyspace implements Closeable {
     public static final String JOURNAL_FILE = "inflight.journal";
     /** The file of the multi-key writes in flight, beside the map generations. */
     public static final String BATCH_FILE = "inflight.batch";
+    /** The file of the transactions in flight (undo records), beside the map generations. */
+    public static final String TX_FILE = "inflight.tx";
 
     /**
      * Applies again every write that was in flight when the process stopped (see
@@ -180,7 +205,25 @@ public final class Keyspace implements Closeable {
         if (!batches.isEmpty()) {
             batch.clearAll();
         }
-        return !pending.isEmpty() || !batches.isEmpty();
+        // last: an interrupted EXEC is taken back whole, over whatever of it (its MSETs' batches
+        // included) was applied; its undo record holds every key's value from before it
+        List<List<BatchJournal.Entry>> undone = txJournal == null ? List.of() : txJournal.pending();
+        for (List<BatchJournal.Entry> writes : undone) {
+            for (BatchJournal.Entry w : writes) {
+                if (w.value() == null) {
+                    map().remove(w.key());
+                } else {
+                    ValueHeader.checkLayout(w.value());
+                    map().put(w.key(), w.value());
+                }
+            }
+            log.warn("{}: took back a transaction of {} key(s) that was in flight when the server stopped", name,
+                    writes.size());
+        }
+        if (!undone.isEmpty()) {
+            txJournal.clearAll();
+        }
+        return !pending.isEmpty() || !batches.isEmpty() || !undone.isEmpty();
     }
 
     private static CleanState takeCleanState(Path dir, String name) {
@@ -401,13 +444,13 @@ public final class Keyspace implements Closeable {
             try {
                 return op.get();
             } catch (CapacityExhausted e) {
-                if (attempt >= 2) {
-                    throw new IllegalStateException("keyspace " + name + " cannot grow", e.getCause());
-                }
+                retryOrGiveUp(e, attempt);
             } finally {
                 syncKeyFile(key, userKey);
                 l.unlock();
-                growIfNeeded();
+                if (!l.isHeldByCurrentThread()) {
+                    growIfNeeded(); // not inside an atomic section, which grows when it ends
+                }
             }
             grow(true);
         }
@@ -435,9 +478,7 @@ public final class Keyspace implements Closeable {
                 }
                 return op.get();
             } catch (CapacityExhausted e) {
-                if (attempt >= 2) {
-                    throw new IllegalStateException("keyspace " + name + " cannot grow", e.getCause());
-                }
+                retryOrGiveUp(e, attempt);
             } finally {
                 if (taken == idx.length) {
                     for (int i = 0; i < keyList.length; i++) {
@@ -449,13 +490,31 @@ public final class Keyspace implements Closeable {
                         stripes[idx[i]].unlock();
                     }
                 }
-                growIfNeeded();
+                if (!stripes[idx[0]].isHeldByCurrentThread()) {
+                    growIfNeeded();
+                }
             }
             Runnable hook = beforeRetry;
             if (hook != null) {
                 hook.run();
             }
             grow(true);
+        }
+    }
+
+    /**
+     * A locked operation ran out of room: it is retried after growth, unless it runs inside an
+     * atomic section that holds only some stripes (growing needs all of them, and other threads
+     * may wait for ours while holding theirs), which is taken back and retried whole instead.
+     */
+    private void retryOrGiveUp(CapacityExhausted e, int attempt) {
+        Section s = section.get();
+        if (s != null && !s.whole) {
+            s.outOfRoom = true; // the section sees it even if a caller turns the exception into a reply
+            throw e;
+        }
+        if (attempt >= 2) {
+            throw new IllegalStateException("keyspace " + name + " cannot grow", e.getCause());
         }
     }
 
@@ -485,6 +544,308 @@ public final class Keyspace implements Closeable {
             stripes[i].unlock();
         }
         mapLock.writeLock().unlock();
+    }
+
+    // ------------------------------------------------------------------ transactions
+
+    /*
+     * Atomic sections: how EXEC is isolated and crash-atomic.
+     *
+     * EXEC knows every key its queued commands touch (the command table's key positions), so it
+     * runs them as one section that holds those keys' stripes, in stripe order like any multi-key
+     * command, plus txGate shared. Commands inside re-enter the stripe locks (they are
+     * reentrant). Nothing else can touch those keys meanwhile, and DBSIZE, SCAN, KEYS and
+     * RANDOMKEY take txGate exclusively, so they wait for the section to end: no client observes
+     * a transaction half done. Transactions on disjoint keys run in parallel on different event
+     * loops. A transaction whose commands are keyspace-wide (FLUSHDB, DBSIZE, KEYS ...) runs with
+     * the whole keyspace held instead (`whole`): every stripe, the map lock and txGate.
+     *
+     * Growth needs every stripe. Inside a keyed section it cannot wait for them (another thread
+     * may hold one while waiting for ours), so growth is put off until the section ends, and a
+     * write that finds the map full marks the section: its writes are taken back from the
+     * snapshot, the stripes are let go, the map grows and the whole section runs again. A whole
+     * section holds everything, so it grows in place.
+     *
+     * Crash atomicity: before the first command runs, the section writes every key's stored value
+     * (or "absent") to the transaction journal as an undo record and marks it pending; it ends
+     * the record once the last command is done. Opening the keyspace applies a pending undo
+     * record after every other journal, so an interrupted EXEC is there completely (it ended) or
+     * not at all. For the undo record to stay true, files are not deleted inside a section:
+     * blobs and long-key files that commands let go are deleted only after the record ends.
+     */
+
+    /** For tests: false makes a keyed section meet a full map in the middle instead of growing first. */
+    volatile boolean growBeforeSection = true;
+
+    /** For tests: the capacity of the current generation. */
+    long capacity() {
+        return file.capacity();
+    }
+
+    /** What a section defers until it ends. */
+    private static final class Section {
+        final boolean whole;
+        final List<Long> deadBlobs = new ArrayList<>();
+        final List<String> deadKeyFiles = new ArrayList<>();
+        /** A write ran out of room inside a keyed section: take back, grow and run again. */
+        boolean outOfRoom;
+
+        Section(boolean whole) {
+            this.whole = whole;
+        }
+    }
+
+    /** Deletes a blob file now, or when this thread's atomic section ends. */
+    private void dropBlob(long id) {
+        Section s = section.get();
+        if (s != null) {
+            s.deadBlobs.add(id);
+        } else {
+            blobs.delete(id);
+        }
+    }
+
+    /** Deletes a long key's file now, or when this thread's atomic section ends. */
+    private void dropKeyFile(String fileName) {
+        Section s = section.get();
+        if (s != null) {
+            s.deadKeyFiles.add(fileName);
+        } else {
+            blobs.deleteKeyFile(fileName);
+        }
+    }
+
+    /** A key changed: the watches on it are dirty. The key's stripe lock is held. */
+    private void touched(byte[] key) {
+        if (watches.active()) {
+            watches.touched(key);
+        }
+    }
+
+    /**
+     * Runs {@code op} as one atomic section over {@code userKeys} (every key it may touch), or
+     * over the whole keyspace: no other command on this keyspace sees part of what it does (see
+     * the prose above). With {@code undo}, a crash during {@code op} leaves none of its writes
+     * after the restart. {@code op} may run more than once (after growth) and must start afresh
+     * each time. Sections on several keyspaces nest, taken in db order; only whole ones may nest.
+     */
+    public <T> T atomically(byte[][] userKeys, boolean whole, boolean undo, Supplier<T> op) {
+        if (section.get() != null) {
+            throw new IllegalStateException("an atomic section is already running on " + name);
+        }
+        byte[][] stored = new byte[userKeys.length][];
+        for (int i = 0; i < stored.length; i++) {
+            stored[i] = KeyCodec.mapKey(userKeys[i]);
+        }
+        int[] idx = whole ? null : distinctStripes(stored);
+        if (!whole && growBeforeSection && stored.length > 0 && keys.sum() + stored.length > file.capacity()) {
+            grow(true); // room first: a keyed section cannot grow in the middle
+        }
+        for (int attempt = 0; ; attempt++) {
+            Section s = new Section(whole);
+            enter(s, idx);
+            Undo before = null;
+            int token = NO_BATCH;
+            boolean retry = false;
+            try {
+                if (undo && stored.length > 0) {
+                    before = snapshot(stored);
+                    token = txJournal().begin(whole ? 0 : idx[0], undoRecord(before));
+                }
+                section.set(s);
+                T result = null;
+                try {
+                    result = op.get();
+                } catch (CapacityExhausted e) {
+                    if (!s.outOfRoom) {
+                        throw e;
+                    } // else op let it through instead of turning it into a reply: retried below
+                }
+                if (!s.outOfRoom) {
+                    return result;
+                }
+                if (attempt >= 2) {
+                    throw new IllegalStateException("keyspace " + name + " cannot grow");
+                }
+                if (before != null) {
+                    restore(before, s, idx);
+                }
+                retry = true;
+            } finally {
+                section.remove();
+                if (token != NO_BATCH) {
+                    txJournal.end(token);
+                }
+                exit(s, idx);
+                // only now that the undo record is ended may the files it names go
+                finish(s, userKeys, stored, retry ? before : null);
+            }
+            grow(true);
+        }
+    }
+
+    private static int[] distinctStripes(byte[][] keys) {
+        int[] idx = new int[keys.length];
+        for (int i = 0; i < keys.length; i++) {
+            idx[i] = stripeOf(keys[i]);
+        }
+        return Arrays.stream(idx).sorted().distinct().toArray();
+    }
+
+    private void enter(Section s, int[] idx) {
+        if (s.whole) {
+            txGate.writeLock().lock();
+            lockAll();
+            return;
+        }
+        txGate.readLock().lock();
+        for (int i : idx) {
+            acquire(stripes[i]);
+        }
+    }
+
+    private void exit(Section s, int[] idx) {
+        if (s.whole) {
+            unlockAll();
+            txGate.writeLock().unlock();
+            return;
+        }
+        for (int i = idx.length - 1; i >= 0; i--) {
+            stripes[idx[i]].unlock();
+        }
+        txGate.readLock().unlock();
+    }
+
+    /** Every key's stored bytes as the section starts (null: absent), each key once. */
+    private Undo snapshot(byte[][] keys) {
+        Undo u = new Undo();
+        Set<java.nio.ByteBuffer> seen = new HashSet<>();
+        for (byte[] k : keys) {
+            if (seen.add(java.nio.ByteBuffer.wrap(k))) {
+                u.written(k, map().get(k), ValueHeader.NO_BLOB);
+            }
+        }
+        return u;
+    }
+
+    private static List<BatchJournal.Entry> undoRecord(Undo u) {
+        List<BatchJournal.Entry> record = new ArrayList<>(u.keys.size());
+        for (int i = 0; i < u.keys.size(); i++) {
+            record.add(new BatchJournal.Entry(u.keys.get(i), u.before.get(i)));
+        }
+        return record;
+    }
+
+    /**
+     * Puts every key of a keyed section back as the snapshot has it. Putting an old value back
+     * can itself run out of room; then the map grows (the stripes let go meanwhile) and the
+     * take-back goes on, so the section never runs again on top of part of itself.
+     */
+    private void restore(Undo before, Section s, int[] idx) {
+        for (int round = 0; ; round++) {
+            takeBack(before);
+            if (before.applied == 0) {
+                break;
+            }
+            if (round >= 2) {
+                throw new IllegalStateException("keyspace " + name + " cannot grow to take a transaction back");
+            }
+            exit(s, idx);
+            try {
+                grow(true);
+            } finally {
+                enter(s, idx);
+            }
+        }
+        s.deadBlobs.addAll(before.deadBlobs);
+        before.deadBlobs.clear();
+    }
+
+    /**
+     * After a section: deletes the files it let go (those its snapshot names stay when it was
+     * taken back), brings long keys' files in line, and grows the map if it passed its capacity.
+     */
+    private void finish(Section s, byte[][] userKeys, byte[][] keys, Undo takenBack) {
+        Set<Long> named = new HashSet<>();
+        if (takenBack != null) {
+            for (byte[] v : takenBack.before) {
+                if (v != null && ValueHeader.isBlob(v)) {
+                    named.add(ValueHeader.blobId(v));
+                }
+            }
+        }
+        for (long id : s.deadBlobs) {
+            if (!named.contains(id)) {
+                blobs.delete(id);
+            }
+        }
+        if (!s.deadKeyFiles.isEmpty() || takenBack != null) {
+            for (int i = 0; i < keys.length; i++) {
+                int st = stripeOf(keys[i]);
+                acquire(stripes[st]);
+                try {
+                    syncKeyFile(keys[i], userKeys[i]);
+                } finally {
+                    stripes[st].unlock();
+                }
+            }
+        }
+        growIfNeeded();
+    }
+
+    private BatchJournal txJournal() {
+        BatchJournal j = txJournal;
+        if (j == null) {
+            synchronized (this) {
+                j = txJournal;
+                if (j == null) {
+                    j = BatchJournal.open(dir.resolve(TX_FILE), STRIPES);
+                    txJournal = j;
+                }
+            }
+        }
+        return j;
+    }
+
+    /** WATCH: the key's changes from now on make {@link #changed} true. */
+    public dev.cajon.storage.tx.Watch watch(byte[] userKey) {
+        byte[] key = KeyCodec.mapKey(userKey);
+        return locked(key, userKey, () -> {
+            readLive(key); // a key already past its deadline goes now: its removal is no change
+            return watches.add(key);
+        });
+    }
+
+    /** UNWATCH (also EXEC, DISCARD and a closed connection) of one watch. */
+    public void unwatch(dev.cajon.storage.tx.Watch w) {
+        int st = lockStripe(w.storedKey());
+        try {
+            watches.remove(w);
+        } finally {
+            stripes[st].unlock();
+        }
+    }
+
+    /**
+     * Whether a watched key changed since WATCH, including by passing its deadline (the lazy
+     * check runs now). Call inside an atomic section that holds the key.
+     */
+    public boolean changed(dev.cajon.storage.tx.Watch w) {
+        if (!stripes[stripeOf(w.storedKey())].isHeldByCurrentThread()) {
+            throw new IllegalStateException("changed() outside an atomic section holding the key");
+        }
+        readLive(w.storedKey());
+        return w.dirty();
+    }
+
+    /** DBSIZE: the live key count, never counting part of a transaction. */
+    public long dbsize() {
+        txGate.writeLock().lock();
+        try {
+            return keys.sum();
+        } finally {
+            txGate.writeLock().unlock();
+        }
     }
 
     // ------------------------------------------------------------------ growth
@@ -519,6 +880,7 @@ public final class Keyspace implements Closeable {
             List<Long> deadBlobs = new ArrayList<>();
             file.grow(target, avgKey, avgValue, (k, v) -> {
                 if (ValueHeader.isExpired(v, now)) {
+                    touched(k);
                     if (ValueHeader.isBlob(v)) {
                         deadBlobs.add(ValueHeader.blobId(v));
                     }
@@ -566,8 +928,9 @@ public final class Keyspace implements Closeable {
 
     private void removeStored(byte[] key, byte[] stored) {
         map().remove(key);
+        touched(key);
         if (KeyCodec.isDigest(key)) {
-            blobs.deleteKeyFile(KeyCodec.fileName(key));
+            dropKeyFile(KeyCodec.fileName(key));
         }
         accountRemoval(ValueHeader.expireAt(stored), ValueHeader.isBlob(stored) ? ValueHeader.blobId(stored)
                 : ValueHeader.NO_BLOB);
@@ -608,6 +971,7 @@ public final class Keyspace implements Closeable {
                 journal.end(slot);
             }
         }
+        touched(key);
         accountWrite(key, stored, old != null, oldAt, at, fileRecord);
     }
 
@@ -662,7 +1026,7 @@ public final class Keyspace implements Closeable {
             deadlineSum.add(-(oldAt - DEADLINE_BASE));
         }
         if (blobId != ValueHeader.NO_BLOB) {
-            blobs.delete(blobId);
+            dropBlob(blobId);
         }
     }
 
@@ -690,7 +1054,7 @@ public final class Keyspace implements Closeable {
                 if (undo != null) {
                     undo.deadBlobs.add(unwritten); // named by the batch journal until it ends
                 } else {
-                    blobs.delete(unwritten);
+                    dropBlob(unwritten);
                 }
             }
             throw e;
@@ -699,7 +1063,7 @@ public final class Keyspace implements Closeable {
         if (undo != null) {
             undo.written(key, old, oldBlob);
         } else if (oldBlob != ValueHeader.NO_BLOB) {
-            blobs.delete(oldBlob);
+            dropBlob(oldBlob);
         }
     }
 
@@ -747,9 +1111,9 @@ public final class Keyspace implements Closeable {
         String name = KeyCodec.fileName(key);
         if (map().containsKey(key)) {
             blobs.ensureKeyFile(name, userKey);
-        } else {
+        } else if (section.get() == null) {
             blobs.deleteKeyFile(name);
-        }
+        } // in an atomic section the file stays until it ends: its undo record may name the key
     }
 
     /**
@@ -787,6 +1151,28 @@ public final class Keyspace implements Closeable {
         return locked(key, userKey, () -> {
             byte[] v = readLive(key);
             return v == null ? null : view(v);
+        });
+    }
+
+    /**
+     * MGET: the values of {@code userKeys[from..]} (null where absent), read with all their
+     * stripes held, so that the reply is one moment of the keyspace (a transaction or an MSET is
+     * seen whole or not at all).
+     */
+    public StringValue[] getAll(byte[][] userKeys, int from) {
+        int n = userKeys.length - from;
+        byte[][] uk = Arrays.copyOfRange(userKeys, from, userKeys.length);
+        byte[][] ks = new byte[n][];
+        for (int i = 0; i < n; i++) {
+            ks[i] = KeyCodec.mapKey(uk[i]);
+        }
+        return locked(ks, uk, () -> {
+            StringValue[] out = new StringValue[n];
+            for (int i = 0; i < n; i++) {
+                byte[] v = readLive(ks[i]);
+                out[i] = v == null ? null : view(v);
+            }
+            return out;
         });
     }
 
@@ -966,6 +1352,7 @@ public final class Keyspace implements Closeable {
             if (cond == SetCondition.IF_ABSENT && live || cond == SetCondition.IF_PRESENT && !live) {
                 if (e != null && !live) {
                     q.remove(e);
+                    touched(key);
                     accountExpired(expiredAt, expiredBlob);
                 }
                 return SetResult.NOT_APPLIED;
@@ -975,6 +1362,7 @@ public final class Keyspace implements Closeable {
             byte[] raw = encoded != null && expireAt != KEEP_TTL ? encoded : ValueHeader.raw(value, at);
             byte[] stored = withWheel(raw, at, oldWheel, fileRecord);
             writeThrough(q, e, key, stored, slot);
+            touched(key);
             if (e != null && !live) {
                 accountExpired(expiredAt, expiredBlob);
             }
@@ -982,7 +1370,7 @@ public final class Keyspace implements Closeable {
             if (undo != null) {
                 undo.written(key, before, oldBlob);
             } else if (oldBlob != ValueHeader.NO_BLOB) {
-                blobs.delete(oldBlob);
+                dropBlob(oldBlob);
             }
             return SetResult.OK;
         } catch (IllegalStateException | IllegalArgumentException ex) {
@@ -1067,7 +1455,7 @@ public final class Keyspace implements Closeable {
         // Files go only now: until the batch is ended, a crash replays all of it, and every blob
         // and key file it names must still be there.
         if (undo != null) {
-            undo.deleteFiles(blobs, failed == null);
+            undo.deleteFiles(this::dropBlob, failed == null);
         }
         if (failed != null) {
             throw failed;
@@ -1098,15 +1486,15 @@ public final class Keyspace implements Closeable {
         }
 
         /** Deletes the blob files the command left unnamed: {@code done}, it went through. */
-        void deleteFiles(BlobStore blobs, boolean done) {
+        void deleteFiles(java.util.function.LongConsumer drop, boolean done) {
             int overwritten = done ? oldBlobs.size() : applied;
             for (int w = 0; w < overwritten; w++) {
                 if (oldBlobs.get(w) != ValueHeader.NO_BLOB) {
-                    blobs.delete(oldBlobs.get(w));
+                    drop.accept(oldBlobs.get(w));
                 }
             }
             if (!done) {
-                deadBlobs.forEach(blobs::delete);
+                deadBlobs.forEach(drop::accept);
             }
         }
     }
@@ -1129,6 +1517,9 @@ public final class Keyspace implements Closeable {
             byte[] key = undo.keys.get(k);
             byte[] old = undo.before.get(k);
             byte[] now = map().get(key);
+            if (Arrays.equals(now, old)) {
+                continue; // unchanged (or already put back by an earlier round)
+            }
             if (room-- <= 0) {
                 undo.applied = k + 1; // a test's stand-in for running out of room here
                 return;
@@ -1137,6 +1528,7 @@ public final class Keyspace implements Closeable {
                 if (old == null) {
                     if (now != null) {
                         map().remove(key);
+                        touched(key);
                         accountRemoval(ValueHeader.expireAt(now), ValueHeader.NO_BLOB);
                     }
                 } else {
@@ -1382,6 +1774,7 @@ public final class Keyspace implements Closeable {
                     || delta > 0 && cur > 0 && delta > Long.MAX_VALUE - cur) {
                 if (e != null && !live) {
                     q.remove(e);
+                    touched(key);
                     accountExpired(expiredAt, expiredBlob);
                 }
                 return new CounterResult(OpStatus.OVERFLOW, 0);
@@ -1390,6 +1783,7 @@ public final class Keyspace implements Closeable {
             // the deadline is unchanged, so a live key keeps its wheel record as it is
             byte[] stored = ValueHeader.withWheelAt(ValueHeader.rawLong(next, at), wheel);
             writeThrough(q, e, key, stored, slot);
+            touched(key);
             if (e != null && !live) {
                 accountExpired(expiredAt, expiredBlob);
             }
@@ -1488,12 +1882,13 @@ public final class Keyspace implements Closeable {
             try {
                 put(dst, v, old);
                 map().remove(src);
+                touched(src);
             } finally {
                 batch.end(token);
             }
             accountRemoval(ValueHeader.expireAt(v), ValueHeader.NO_BLOB); // the blob moved with the key
             if (old != null && ValueHeader.isBlob(old)) {
-                blobs.delete(ValueHeader.blobId(old));
+                dropBlob(ValueHeader.blobId(old));
             }
             return OpStatus.OK;
         });
@@ -1562,19 +1957,21 @@ public final class Keyspace implements Closeable {
             return OpStatus.OK;
         });
         if (st != OpStatus.OK && ValueHeader.isBlob(fin)) {
-            blobs.delete(ValueHeader.blobId(fin));
+            dropBlob(ValueHeader.blobId(fin));
         }
         return st;
     }
 
     /** RANDOMKEY: a live key chosen at random, or null when the keyspace is empty. */
     public byte[] randomKey() {
+        txGate.writeLock().lock();
         mapLock.readLock().lock();
         try {
             byte[] k = randomKeyLocked();
             return k == null ? null : userKeyOf(k);
         } finally {
             mapLock.readLock().unlock();
+            txGate.writeLock().unlock();
         }
     }
 
@@ -1754,9 +2151,10 @@ public final class Keyspace implements Closeable {
             }
             long blobId = ValueHeader.blobIdOrNone(in, off);
             q.remove(e);
+            touched(key);
             accountExpired(at, blobId);
             if (KeyCodec.isDigest(key)) {
-                blobs.deleteKeyFile(KeyCodec.fileName(key));
+                dropKeyFile(KeyCodec.fileName(key));
             }
             return RECLAIMED;
         } catch (IllegalStateException | IllegalArgumentException e) {
@@ -1811,6 +2209,9 @@ public final class Keyspace implements Closeable {
     public void flush() {
         lockAll();
         try {
+            if (watches.active()) {
+                watches.touchedAll(k -> map().containsKey(k));
+            }
             file.reset();
             blobs.deleteAll();
             reset(keys, 0);
@@ -1839,6 +2240,7 @@ public final class Keyspace implements Closeable {
      * returned twice, which SCAN allows, but none that existed throughout is missed.
      */
     public long scan(long cursor, int count, java.util.function.Consumer<byte[]> visitor) {
+        txGate.writeLock().lock(); // never part of a transaction (see atomically)
         mapLock.readLock().lock();
         try {
             ChronicleMap<byte[], byte[]> m = map();
@@ -1869,11 +2271,13 @@ public final class Keyspace implements Closeable {
             return seg >= segs ? 0 : ((long) ep << SEGMENT_BITS) | seg;
         } finally {
             mapLock.readLock().unlock();
+            txGate.writeLock().unlock();
         }
     }
 
     /** KEYS: visits every live key. The visitor must not call back into this keyspace. */
     public void forEachLiveKey(java.util.function.Consumer<byte[]> visitor) {
+        txGate.writeLock().lock();
         mapLock.readLock().lock();
         try {
             long now = clock.nowMillis();
@@ -1885,6 +2289,7 @@ public final class Keyspace implements Closeable {
             });
         } finally {
             mapLock.readLock().unlock();
+            txGate.writeLock().unlock();
         }
     }
 

@@ -45,9 +45,15 @@ public final class CommandDocs {
      * One command's documentation.
      *
      * @param fields  the map as parsed, in Redis's field order (values: String, Long, List, Map)
-     * @param encoded the RESP2 encoding of the map's key, value pairs, without the array header
+     * @param resp2   the RESP2 encoding of the map's key, value pairs, without the map header
+     * @param resp3   the same in RESP3 (maps, and sets where Redis uses them)
      */
-    public record Doc(Map<String, Object> fields, byte[] encoded) {
+    public record Doc(Map<String, Object> fields, byte[] resp2, byte[] resp3) {
+        /** The encoded key, value pairs for a connection speaking {@code p}. */
+        public byte[] encoded(dev.cajon.protocol.RespProtocol p) {
+            return p.isResp3() ? resp3 : resp2;
+        }
+
         /** Number of key, value pairs in {@link #encoded}. */
         public int size() {
             return fields.size();
@@ -100,7 +106,8 @@ public final class CommandDocs {
             }
             @SuppressWarnings("unchecked")
             Map<String, Object> f = Collections.unmodifiableMap((Map<String, Object>) fields);
-            out.put(name, new Doc(f, encodePairs(f)));
+            out.put(name, new Doc(f, encodePairs(f, dev.cajon.protocol.RespProtocol.RESP2),
+                    encodePairs(f, dev.cajon.protocol.RespProtocol.RESP3)));
         }
         return new CommandDocs(Collections.unmodifiableMap(out));
     }
@@ -117,12 +124,12 @@ public final class CommandDocs {
 
     // ------------------------------------------------------------------ JSON to RESP2
 
-    private static byte[] encodePairs(Map<String, Object> map) {
+    private static byte[] encodePairs(Map<String, Object> map, dev.cajon.protocol.RespProtocol p) {
         ByteBuf buf = Unpooled.buffer(256);
         try {
             for (Map.Entry<String, Object> e : map.entrySet()) {
                 Resp.bulk(buf, e.getKey());
-                encode(buf, e.getKey(), e.getValue());
+                encode(buf, e.getKey(), e.getValue(), p);
             }
             return ByteBufUtil.getBytes(buf);
         } finally {
@@ -130,26 +137,34 @@ public final class CommandDocs {
         }
     }
 
-    private static void encode(ByteBuf buf, String key, Object v) {
+    /**
+     * As Redis's addReplyCommandDocs: flags, doc_flags, history and arguments are sets (RESP3),
+     * a history entry is an array, every object a map.
+     */
+    private static void encode(ByteBuf buf, String key, Object v, dev.cajon.protocol.RespProtocol p) {
         if (v instanceof String s) {
             Resp.bulk(buf, s);
         } else if (v instanceof Long n) {
             Resp.integer(buf, n);
         } else if (v instanceof List<?> list) {
             boolean status = key.equals("flags") || key.equals("doc_flags");
-            Resp.arrayHeader(buf, list.size());
+            if (status || key.equals("history") || key.equals("arguments")) {
+                p.setHeader(buf, list.size());
+            } else {
+                Resp.arrayHeader(buf, list.size());
+            }
             for (Object o : list) {
                 if (status && o instanceof String s) {
                     Resp.simple(buf, s);
                 } else {
-                    encode(buf, "", o); // history entries (arrays) and argument maps
+                    encode(buf, "", o, p); // history entries (arrays) and argument maps
                 }
             }
         } else if (v instanceof Map<?, ?> m) {
-            Resp.arrayHeader(buf, m.size() * 2L);
+            p.mapHeader(buf, m.size());
             for (Map.Entry<?, ?> e : m.entrySet()) {
                 Resp.bulk(buf, (String) e.getKey());
-                encode(buf, (String) e.getKey(), e.getValue());
+                encode(buf, (String) e.getKey(), e.getValue(), p);
             }
         } else {
             throw new IllegalArgumentException("command docs: unexpected value " + v);

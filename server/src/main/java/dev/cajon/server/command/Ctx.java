@@ -2,6 +2,7 @@ package dev.cajon.server.command;
 
 import dev.cajon.protocol.Argv;
 import dev.cajon.protocol.Resp;
+import dev.cajon.protocol.RespProtocol;
 import dev.cajon.server.ServerContext;
 import dev.cajon.server.session.ClientSession;
 import dev.cajon.storage.Keyspace;
@@ -11,11 +12,16 @@ import io.netty.buffer.ByteBuf;
 /**
  * Everything a handler needs for one command: the arguments, the client's session, the keyspace
  * it works in, and reply helpers. One instance per connection, reused for every command.
+ *
+ * <p>Replies say what they mean ({@link #mapHeader}, {@link #nullBulk}, {@link #doubleValue},
+ * {@link #verbatim}) and the connection's {@link RespProtocol}, set once by HELLO, writes the
+ * RESP2 or RESP3 form; a handler never branches on the protocol.
  */
 public final class Ctx {
     private final ServerContext server;
     private final ClientSession session;
-    private final ReplyOutput output;
+    private ReplyOutput output;
+    private RespProtocol proto = RespProtocol.RESP2;
     private Argv argv;
     private CommandSpec spec;
 
@@ -82,6 +88,24 @@ public final class Ctx {
         return output.buffer();
     }
 
+    /** Sends the replies to {@code o} from now on (EXEC collects its replies); returns the previous output. */
+    public ReplyOutput redirect(ReplyOutput o) {
+        ReplyOutput prev = output;
+        output = o;
+        return prev;
+    }
+
+    /** The connection's protocol: RESP2 until HELLO 3. */
+    public RespProtocol protocol() {
+        return proto;
+    }
+
+    /** HELLO: replies use {@code p} from now on. */
+    public void protocol(RespProtocol p) {
+        proto = p;
+        session.protocol(p);
+    }
+
     // ------------------------------------------------------------------ replies
 
     public void ok() {
@@ -101,6 +125,7 @@ public final class Ctx {
         Resp.integer(out(), v);
     }
 
+    /** The integer reply 1 or 0 (EXISTS, MSETNX ...), the same in both protocols. */
     public void bool(boolean v) {
         Resp.raw(out(), v ? Resp.ONE : Resp.ZERO);
     }
@@ -113,8 +138,49 @@ public final class Ctx {
         Resp.bulk(out(), s);
     }
 
+    /** A missing value: {@code $-1} in RESP2, {@code _} in RESP3. */
     public void nullBulk() {
-        Resp.nullBulk(out());
+        proto.nullBulk(out());
+    }
+
+    /** A null array (EXEC aborted by WATCH): {@code *-1} in RESP2, {@code _} in RESP3. */
+    public void nullArray() {
+        proto.nullArray(out());
+    }
+
+    /** A map of {@code n} pairs follows: {@code %n} in RESP3, an array of 2n in RESP2. */
+    public void mapHeader(long n) {
+        proto.mapHeader(out(), n);
+    }
+
+    /** A set of {@code n} members follows: {@code ~n} in RESP3, an array in RESP2. */
+    public void setHeader(long n) {
+        proto.setHeader(out(), n);
+    }
+
+    /** A push of {@code n} elements follows: {@code >n} in RESP3, an array in RESP2. */
+    public void pushHeader(long n) {
+        proto.pushHeader(out(), n);
+    }
+
+    /** A double: {@code ,} in RESP3, a bulk string in RESP2, formatted as Redis 7.0 does. */
+    public void doubleValue(double d) {
+        proto.doubleValue(out(), d);
+    }
+
+    /** A true boolean: {@code #t}/{@code #f} in RESP3, 1/0 in RESP2 (see {@link #bool} for integer replies). */
+    public void trueFalse(boolean v) {
+        proto.bool(out(), v);
+    }
+
+    /** A verbatim text (INFO, CLIENT LIST): {@code =len\r\ntxt:} in RESP3, a bulk string in RESP2. */
+    public void verbatim(String text) {
+        proto.verbatim(out(), "txt", text);
+    }
+
+    /** A big number: {@code (} in RESP3, a bulk string in RESP2. */
+    public void bigNumber(String digits) {
+        proto.bigNumber(out(), digits);
     }
 
     public void simple(String s) {

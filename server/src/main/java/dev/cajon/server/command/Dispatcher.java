@@ -2,7 +2,9 @@ package dev.cajon.server.command;
 
 import dev.cajon.protocol.Argv;
 import dev.cajon.protocol.RedisErrors;
+import dev.cajon.protocol.Resp;
 import dev.cajon.server.ServerContext;
+import dev.cajon.server.session.Transaction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,6 +15,9 @@ import org.slf4j.LoggerFactory;
  *   <li>unknown command, then unknown subcommand of a container command;</li>
  *   <li>arity (of the subcommand, if any);</li>
  *   <li>authentication (commands flagged {@code no_auth} are exempt);</li>
+ *   <li>inside MULTI: commands flagged {@code no_multi} are refused, and every command but
+ *       EXEC, DISCARD, MULTI, WATCH, QUIT and RESET is queued ({@code +QUEUED}); a command
+ *       refused by any check above makes the transaction fail (EXEC answers EXECABORT);</li>
  *   <li>the handler, with a {@link CommandError} turned into its error reply.</li>
  * </ol>
  * Handlers never check arity or authentication themselves.
@@ -35,25 +40,52 @@ public final class Dispatcher {
     public void dispatch(Ctx c, Argv argv) {
         CommandSpec spec = table.lookup(argv.arg(0));
         if (spec == null) {
-            c.error(RedisErrors.unknownCommand(argv));
+            reject(c, RedisErrors.unknownCommand(argv));
             return;
         }
         if (spec.isContainer() && argv.argc() >= 2) {
             CommandSpec sub = CommandTable.lookupSub(spec, argv.arg(1));
             if (sub == null) {
-                c.error(RedisErrors.unknownSubcommand(argv.arg(1), spec.name()));
+                reject(c, RedisErrors.unknownSubcommand(argv.arg(1), spec.name()));
                 return;
             }
             spec = sub;
         }
         if (!spec.arityOk(argv.argc())) {
-            c.error(RedisErrors.wrongArity(spec.name()));
+            reject(c, RedisErrors.wrongArity(spec.name()));
             return;
         }
         if (!c.session().authenticated() && !spec.has(CommandFlag.NO_AUTH)) {
-            c.error(RedisErrors.NOAUTH);
+            reject(c, RedisErrors.NOAUTH);
             return;
         }
+        Transaction tx = c.session().transaction();
+        if (tx.inMulti() && !Transaction.runsInMulti(spec.name())) {
+            if (spec.has(CommandFlag.NO_MULTI)) {
+                reject(c, RedisErrors.NOT_IN_MULTI);
+                return;
+            }
+            tx.queue(argv, spec);
+            c.raw(Resp.QUEUED);
+            return;
+        }
+        execute(c, argv, spec);
+    }
+
+    /** A command refused before it ran; inside MULTI, the transaction will abort. */
+    private void reject(Ctx c, String error) {
+        Transaction tx = c.session().transaction();
+        if (tx.inMulti()) {
+            tx.fail();
+        }
+        c.error(error);
+    }
+
+    /**
+     * Runs a command whose checks have passed: now, or from EXEC for a queued one. Any failure
+     * becomes an error reply, so one command's failure never breaks the reply stream.
+     */
+    public void execute(Ctx c, Argv argv, CommandSpec spec) {
         server.stats().commandsProcessed.increment();
         c.session().touched(spec.name(), server.clock().nowMillis());
         c.begin(argv, spec);

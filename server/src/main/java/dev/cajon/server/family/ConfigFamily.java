@@ -91,7 +91,7 @@ public final class ConfigFamily {
                 }
             }
         }
-        c.arrayHeader(2L * matches.size());
+        c.mapHeader(matches.size());
         for (String[] nv : matches.values()) {
             c.bulk(nv[0]);
             c.bulk(nv[1]);

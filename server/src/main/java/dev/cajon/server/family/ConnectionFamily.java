@@ -6,6 +6,7 @@ import static dev.cajon.server.command.Specs.sub;
 
 import dev.cajon.protocol.RedisErrors;
 import dev.cajon.protocol.Resp;
+import dev.cajon.protocol.RespProtocol;
 import dev.cajon.server.ServerContext;
 import dev.cajon.server.Version;
 import dev.cajon.server.command.ArgCursor;
@@ -78,13 +79,15 @@ public final class ConnectionFamily {
     /**
      * HELLO [protover [AUTH username password] [SETNAME clientname]]. Options take effect in order,
      * as in Redis: AUTH authenticates and SETNAME names the client as soon as each is read, so an
-     * error in a later option leaves the earlier ones applied. RESP3 is not served yet, so
-     * protocol 3 is refused like any unsupported version.
+     * error in a later option leaves the earlier ones applied. The protocol switches last, so
+     * HELLO's own reply is already in the new protocol (a map in RESP3, a flat array in RESP2).
      */
     static void hello(Ctx c) {
+        RespProtocol proto = c.protocol();
         if (c.argc() >= 2) {
             long ver = ArgCursor.parseLong(c.arg(1), RedisErrors.PROTOCOL_VERSION);
-            if (ver != 2) {
+            proto = RespProtocol.of(ver);
+            if (proto == null) {
                 throw new CommandError(RedisErrors.NOPROTO);
             }
         }
@@ -103,13 +106,14 @@ public final class ConnectionFamily {
                 throw new CommandError(RedisErrors.helloOption(c.arg(j)));
             }
         }
-        c.arrayHeader(14);
+        c.protocol(proto);
+        c.mapHeader(7);
         c.bulk("server");
         c.bulk("redis");
         c.bulk("version");
         c.bulk(Version.REDIS_COMPAT);
         c.bulk("proto");
-        c.integer(2);
+        c.integer(proto.version());
         c.bulk("id");
         c.integer(c.session().id());
         c.bulk("mode");
@@ -117,7 +121,7 @@ public final class ConnectionFamily {
         c.bulk("role");
         c.bulk("master");
         c.bulk("modules");
-        c.raw(Resp.EMPTY_ARRAY);
+        c.arrayHeader(0);
     }
 
     /** Client names and library fields: printable ASCII without spaces, as Redis requires. */
@@ -164,14 +168,15 @@ public final class ConnectionFamily {
     static String describe(ClientSession s, long now) {
         return "id=" + s.id() + " addr=" + s.addr() + " laddr=" + s.laddr() + " fd=-1 name=" + s.name()
                 + " age=" + (now - s.createdMillis()) / 1000 + " idle=" + (now - s.lastInteractionMillis()) / 1000
-                + " flags=N db=" + s.db() + " sub=0 psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=0"
+                + " flags=" + (s.transaction().inMulti() ? "x" : "N") + " db=" + s.db() + " sub=0 psub=0 ssub=0 multi="
+                + s.transaction().multiCount() + " qbuf=0 qbuf-free=0 argv-mem=0"
                 + " multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=" + s.lastCommand()
-                + " user=default redir=-1 resp=2 lib-name=" + s.libName() + " lib-ver=" + s.libVersion()
+                + " user=default redir=-1 resp=" + s.protocol().version() + " lib-name=" + s.libName() + " lib-ver=" + s.libVersion()
                 + " app=" + s.app();
     }
 
     static void clientInfo(Ctx c) {
-        c.bulk(describe(c.session(), c.server().clock().nowMillis()) + "\n");
+        c.verbatim(describe(c.session(), c.server().clock().nowMillis()) + "\n");
     }
 
     /** CLIENT LIST [TYPE normal|master|replica|pubsub] [ID id [id ...]]. */
@@ -221,7 +226,7 @@ public final class ConnectionFamily {
                 .filter(s -> only == null || only.contains(s.id()))
                 .sorted((a, b) -> Long.compare(a.id(), b.id()))
                 .forEach(s -> sb.append(describe(s, now)).append('\n'));
-        c.bulk(sb.toString());
+        c.verbatim(sb.toString());
     }
 
     static void clientHelp(Ctx c) {

@@ -30,7 +30,7 @@ public final class ServerFamily {
     }
 
     static void dbsize(Ctx c) {
-        c.integer(c.keyspace().size());
+        c.integer(c.keyspace().dbsize());
     }
 
     /** FLUSHDB / FLUSHALL [ASYNC|SYNC]: both modes flush synchronously (it is a file reset). */
@@ -106,7 +106,7 @@ public final class ServerFamily {
         c.arrayHeader(10);
         c.bulk(s.name());
         c.integer(s.arity());
-        c.arrayHeader(s.flags().size());
+        c.setHeader(s.flags().size());
         for (CommandFlag f : s.flags()) {
             c.simple(f.redisName());
         }
@@ -114,13 +114,17 @@ public final class ServerFamily {
         c.integer(s.lastKey());
         c.integer(s.step());
         List<String> cats = categories(s);
-        c.arrayHeader(cats.size());
+        c.setHeader(cats.size());
         cats.forEach(c::simple);
-        c.raw(Resp.EMPTY_ARRAY); // tips
+        c.setHeader(0); // tips
         keySpecs(c, s);
-        c.arrayHeader(s.subcommands().size());
-        for (CommandSpec sub : s.subcommands()) {
-            commandEntry(c, sub);
+        if (s.subcommands().isEmpty()) {
+            c.setHeader(0); // as Redis's addReplyCommandSubCommands
+        } else {
+            c.arrayHeader(s.subcommands().size());
+            for (CommandSpec sub : s.subcommands()) {
+                commandEntry(c, sub);
+            }
         }
     }
 
@@ -149,41 +153,43 @@ public final class ServerFamily {
         if (s.group().equals("connection")) {
             cats.add("@connection");
         }
+        if (s.group().equals("transactions")) {
+            cats.add("@transaction");
+        }
         return cats;
     }
 
     /** A key spec equivalent to (firstKey, lastKey, step): begin at an index, then a range. */
     private static void keySpecs(Ctx c, CommandSpec s) {
         if (s.firstKey() <= 0) {
-            c.raw(Resp.EMPTY_ARRAY);
+            c.setHeader(0);
             return;
         }
-        c.arrayHeader(1);
-        c.arrayHeader(6);
+        c.setHeader(1);
+        c.mapHeader(3);
         c.bulk("flags");
+        c.setHeader(2);
         if (s.has(CommandFlag.WRITE)) {
-            c.arrayHeader(2);
             c.simple("RW");
             c.simple("update");
         } else {
-            c.arrayHeader(2);
             c.simple("RO");
             c.simple("access");
         }
         c.bulk("begin_search");
-        c.arrayHeader(4);
+        c.mapHeader(2);
         c.bulk("type");
         c.bulk("index");
         c.bulk("spec");
-        c.arrayHeader(2);
+        c.mapHeader(1);
         c.bulk("index");
         c.integer(s.firstKey());
         c.bulk("find_keys");
-        c.arrayHeader(4);
+        c.mapHeader(2);
         c.bulk("type");
         c.bulk("range");
         c.bulk("spec");
-        c.arrayHeader(6);
+        c.mapHeader(3);
         c.bulk("lastkey");
         c.integer(s.lastKey() < 0 ? s.lastKey() : s.lastKey() - s.firstKey());
         c.bulk("keystep");
@@ -298,9 +304,9 @@ public final class ServerFamily {
         c.bulk(s.name());
         CommandDocs.Doc doc = CommandDocs.standard().get(s.name());
         int pairs = (doc == null ? 3 : doc.size()) + (s.isContainer() ? 1 : 0);
-        c.arrayHeader(pairs * 2L);
+        c.mapHeader(pairs);
         if (doc != null) {
-            c.raw(doc.encoded());
+            c.raw(doc.encoded(c.protocol()));
         } else {
             c.bulk("summary");
             c.bulk(s.summary());
@@ -311,7 +317,7 @@ public final class ServerFamily {
         }
         if (s.isContainer()) {
             c.bulk("subcommands");
-            c.arrayHeader(s.subcommands().size() * 2L);
+            c.mapHeader(s.subcommands().size());
             s.subcommands().forEach(sub -> docEntry(c, sub));
         }
     }
@@ -328,7 +334,7 @@ public final class ServerFamily {
                 }
             }
         }
-        c.arrayHeader(list.size() * 2L);
+        c.mapHeader(list.size());
         list.forEach(s -> docEntry(c, s));
     }
 
@@ -369,7 +375,7 @@ public final class ServerFamily {
                     break;
             }
         }
-        c.bulk(sb.toString());
+        c.verbatim(sb.toString());
     }
 
     private static void line(StringBuilder sb, String k, Object v) {

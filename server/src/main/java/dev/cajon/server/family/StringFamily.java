@@ -137,7 +137,11 @@ public final class StringFamily {
             return;
         }
         if (r.status() == OpStatus.NOT_APPLIED) {
-            c.raw(abortReply != null ? abortReply : Resp.NULL_BULK);
+            if (abortReply != null) {
+                c.raw(abortReply);
+            } else {
+                c.nullBulk();
+            }
         } else {
             c.raw(okReply != null ? okReply : Resp.OK);
         }
@@ -186,11 +190,12 @@ public final class StringFamily {
         c.value(ks.getEx(c.arg(1), deadline));
     }
 
+    /** MGET reads every key at one moment: no write (nor EXEC) lands between two of its keys. */
     static void mget(Ctx c) {
-        Keyspace ks = c.keyspace();
-        c.arrayHeader(c.argc() - 1);
-        for (int i = 1; i < c.argc(); i++) {
-            c.value(ks.get(c.arg(i)));
+        StringValue[] values = c.keyspace().getAll(c.argv().args(), 1);
+        c.arrayHeader(values.length);
+        for (StringValue v : values) {
+            c.value(v);
         }
     }
 

@@ -22,6 +22,9 @@ public final class ClientSession {
     private volatile String lastCommand = "NULL";
     private volatile long lastInteractionMillis;
     private boolean closeAfterReply;
+    /** RESP2 until HELLO 3; CLIENT LIST reads it from other threads. */
+    private volatile dev.cajon.protocol.RespProtocol protocol = dev.cajon.protocol.RespProtocol.RESP2;
+    private final Transaction transaction = new Transaction();
     /** The keyspace of (app, db), cached so the hot path does no map lookup per command. */
     private Keyspace keyspace;
 
@@ -120,6 +123,19 @@ public final class ClientSession {
 
     public long lastInteractionMillis() {
         return lastInteractionMillis;
+    }
+
+    public dev.cajon.protocol.RespProtocol protocol() {
+        return protocol;
+    }
+
+    public void protocol(dev.cajon.protocol.RespProtocol p) {
+        this.protocol = p;
+    }
+
+    /** MULTI, the queued commands and the WATCHed keys. */
+    public Transaction transaction() {
+        return transaction;
     }
 
     /** QUIT: reply, then close the connection. */

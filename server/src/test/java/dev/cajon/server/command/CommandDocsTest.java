@@ -118,7 +118,7 @@ class CommandDocsTest {
                 + "*6\r\n$4\r\nname\r\n$3\r\nkey\r\n$4\r\ntype\r\n$3\r\nkey\r\n$14\r\nkey_spec_index\r\n:0\r\n"
                 + "*8\r\n$4\r\nname\r\n$1\r\nc\r\n$4\r\ntype\r\n$5\r\noneof\r\n$5\r\nflags\r\n*2\r\n+optional\r\n+multiple\r\n"
                 + "$9\r\narguments\r\n*1\r\n*6\r\n$4\r\nname\r\n$2\r\nnx\r\n$4\r\ntype\r\n$10\r\npure-token\r\n"
-                + "$5\r\ntoken\r\n$2\r\nNX\r\n", resp(d.encoded()));
+                + "$5\r\ntoken\r\n$2\r\nNX\r\n", resp(d.resp2()));
     }
 
     @Test

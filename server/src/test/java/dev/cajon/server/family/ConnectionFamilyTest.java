@@ -99,7 +99,6 @@ class ConnectionFamilyTest extends FamilyTestBase {
 
     @Test
     void helloProtocolVersions() {
-        assertError(run("hello", "3"), "NOPROTO unsupported protocol version");
         assertError(run("hello", "1"), "NOPROTO unsupported protocol version");
         assertError(run("hello", "4"), "NOPROTO unsupported protocol version");
         assertError(run("hello", "three"), "ERR Protocol version is not an integer or out of range");
