@@ -92,13 +92,17 @@ class TransactionIsolationSystemTest {
         server = startWithLoops(servers, "tx-isolation", tmp.resolve("data"), IO_THREADS);
     }
 
-    /** Like {@link ServerProcesses#start}, with {@code --io-threads loops}. */
+    /**
+     * Like {@link ServerProcesses#start}, with {@code --io-threads loops}, and without the expiry
+     * warm-up (2-3 s of a core that these tests, which set no TTL, would compete with).
+     */
     static CajonProcess startWithLoops(ServerProcesses servers, String name, Path dir, int loops) {
         AssertionError last = null;
         for (int attempt = 0; attempt < 3; attempt++) {
             int port = CajonProcess.freePort();
             CajonProcess p = servers.launch(name,
-                    CajonProcess.serverCommand(port, dir, "--io-threads", Integer.toString(loops)), port, dir);
+                    CajonProcess.serverCommand(port, dir, "--io-threads", Integer.toString(loops), "--no-expiry-warmup"),
+                    port, dir);
             try {
                 p.awaitReady();
                 return p;
