@@ -39,6 +39,16 @@ public final class RedisErrors {
     public static final String INVALID_CLIENT_ID = "ERR Invalid client ID";
     public static final String NO_SHUTDOWN_IN_PROGRESS = "ERR No shutdown in progress.";
     public static final String NO_CONFIG_FILE = "ERR The server is running without a config file";
+    public static final String NO_SUCH_CLIENT = "ERR No such client";
+    public static final String CLIENT_ID_NOT_POSITIVE = "ERR client-id should be greater than 0";
+    public static final String PAUSE_MODE = "ERR CLIENT PAUSE mode must be WRITE or ALL";
+    public static final String TIMEOUT_NOT_INTEGER = "ERR timeout is not an integer or out of range";
+    public static final String TIMEOUT_NEGATIVE = "ERR timeout is negative";
+    public static final String TRACKING_REDIRECT_MISSING = "ERR The client ID you want redirect to does not exist";
+    public static final String TRACKING_SINGLE_REDIRECT = "ERR A client can only redirect to a single other client";
+    /** Not a Redis text: Cajon has no client-side caching, so CLIENT TRACKING ON is refused. */
+    public static final String TRACKING_UNSUPPORTED =
+            "ERR client-side caching is not supported: CLIENT TRACKING ON is not available";
 
     // transactions (Redis's multi.c and processCommand)
     public static final String MULTI_NESTED = "ERR MULTI calls can not be nested";
@@ -101,6 +111,19 @@ public final class RedisErrors {
 
     public static String helloOption(byte[] opt) {
         return "ERR Syntax error in HELLO option '" + cstr(opt) + "'";
+    }
+
+    public static String noSuchUser(byte[] user) {
+        return "ERR No such user '" + cstr(user) + "'";
+    }
+
+    /**
+     * Redis's addReplySubcommandSyntaxError: a subcommand that exists but was given arguments its
+     * handler does not take (CLIENT PAUSE with five arguments). The subcommand as the client spelt it.
+     */
+    public static String subcommandSyntax(byte[] sub, String command) {
+        return "ERR unknown subcommand or wrong number of arguments for '" + cstr(sub, 128) + "'. Try "
+                + command.toUpperCase(java.util.Locale.ROOT) + " HELP.";
     }
 
     /** A client argument as C's {@code %s} prints it: up to the first NUL, at most {@code max} bytes. */

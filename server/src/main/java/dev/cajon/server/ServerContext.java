@@ -2,6 +2,7 @@ package dev.cajon.server;
 
 import dev.cajon.server.command.CommandTable;
 import dev.cajon.server.command.Dispatcher;
+import dev.cajon.server.family.ClientFamily;
 import dev.cajon.server.family.ConnectionFamily;
 import dev.cajon.server.family.CounterFamily;
 import dev.cajon.server.family.ExpiryFamily;
@@ -10,6 +11,7 @@ import dev.cajon.server.family.ConfigFamily;
 import dev.cajon.server.family.ServerFamily;
 import dev.cajon.server.family.StringFamily;
 import dev.cajon.server.family.TransactionFamily;
+import dev.cajon.server.session.ClientPause;
 import dev.cajon.server.session.ClientSession;
 import dev.cajon.storage.Clock;
 import dev.cajon.storage.Store;
@@ -22,8 +24,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What every connection shares: the store, the command table and dispatcher, the clock, the
- * counters and the registry of connected clients. Independent of Netty, so family tests can run
- * commands in-process against it.
+ * counters, the registry of connected clients and CLIENT PAUSE's state. Independent of Netty, so
+ * family tests can run commands in-process against it.
  */
 public final class ServerContext {
     public static final int DATABASES = 16;
@@ -35,6 +37,7 @@ public final class ServerContext {
     private final ServerStats stats = new ServerStats();
     private final Map<Long, ClientSession> clients = new ConcurrentHashMap<>();
     private final AtomicLong nextClientId = new AtomicLong(1);
+    private final ClientPause clientPause;
     private final long startMillis;
     private final String runId;
     private volatile int port;
@@ -56,6 +59,7 @@ public final class ServerContext {
         this.table = standardTable();
         this.dispatcher = new Dispatcher(this, table);
         this.startMillis = config.clock().nowMillis();
+        this.clientPause = new ClientPause(config.clock());
         byte[] r = new byte[20];
         new SecureRandom().nextBytes(r);
         StringBuilder sb = new StringBuilder();
@@ -69,6 +73,7 @@ public final class ServerContext {
     public static CommandTable standardTable() {
         CommandTable t = new CommandTable();
         ConnectionFamily.register(t);
+        ClientFamily.register(t);
         ServerFamily.register(t);
         ConfigFamily.register(t);
         StringFamily.register(t);
@@ -182,5 +187,33 @@ public final class ServerContext {
 
     public Collection<ClientSession> clients() {
         return clients.values();
+    }
+
+    /** The connected client with this id, or null. */
+    public ClientSession client(long id) {
+        return clients.get(id);
+    }
+
+    /**
+     * CLIENT KILL of another client: it leaves the registry at once (CLIENT LIST no longer shows
+     * it, as in Redis, where the client is freed before the reply) and its connection closes on
+     * its own event loop. Returns false when it was already killed.
+     */
+    public boolean kill(ClientSession s) {
+        if (!s.kill()) {
+            return false;
+        }
+        clients.remove(s.id());
+        return true;
+    }
+
+    /** CLIENT PAUSE's state and the connections waiting for it. */
+    public ClientPause clientPause() {
+        return clientPause;
+    }
+
+    /** INFO's blocked_clients: Cajon has no blocking commands, so the clients CLIENT PAUSE holds. */
+    public int blockedClients() {
+        return clientPause.waiting();
     }
 }

@@ -4,6 +4,7 @@ import dev.cajon.protocol.Argv;
 import dev.cajon.protocol.RedisErrors;
 import dev.cajon.protocol.Resp;
 import dev.cajon.server.ServerContext;
+import dev.cajon.server.session.ClientSession;
 import dev.cajon.server.session.Transaction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,25 +39,9 @@ public final class Dispatcher {
     }
 
     public void dispatch(Ctx c, Argv argv) {
-        CommandSpec spec = table.lookup(argv.arg(0));
-        if (spec == null) {
-            reject(c, RedisErrors.unknownCommand(argv));
-            return;
-        }
-        if (spec.isContainer() && argv.argc() >= 2) {
-            CommandSpec sub = CommandTable.lookupSub(spec, argv.arg(1));
-            if (sub == null) {
-                reject(c, RedisErrors.unknownSubcommand(argv.arg(1), spec.name()));
-                return;
-            }
-            spec = sub;
-        }
-        if (!spec.arityOk(argv.argc())) {
-            reject(c, RedisErrors.wrongArity(spec.name()));
-            return;
-        }
-        if (!c.session().authenticated() && !spec.has(CommandFlag.NO_AUTH)) {
-            reject(c, RedisErrors.NOAUTH);
+        Object checked = check(c.session(), argv);
+        if (!(checked instanceof CommandSpec spec)) {
+            reject(c, (String) checked);
             return;
         }
         Transaction tx = c.session().transaction();
@@ -70,6 +55,36 @@ public final class Dispatcher {
             return;
         }
         execute(c, argv, spec);
+    }
+
+    /**
+     * The row {@code argv} runs as when it passes the generic checks (CLIENT PAUSE asks before the
+     * command is dispatched), or null when {@link #dispatch} will answer an error instead.
+     */
+    public CommandSpec runnable(ClientSession s, Argv argv) {
+        return check(s, argv) instanceof CommandSpec spec ? spec : null;
+    }
+
+    /** The generic checks in Redis's order: the row to run, or the error text to answer. */
+    private Object check(ClientSession s, Argv argv) {
+        CommandSpec spec = table.lookup(argv.arg(0));
+        if (spec == null) {
+            return RedisErrors.unknownCommand(argv);
+        }
+        if (spec.isContainer() && argv.argc() >= 2) {
+            CommandSpec sub = CommandTable.lookupSub(spec, argv.arg(1));
+            if (sub == null) {
+                return RedisErrors.unknownSubcommand(argv.arg(1), spec.name());
+            }
+            spec = sub;
+        }
+        if (!spec.arityOk(argv.argc())) {
+            return RedisErrors.wrongArity(spec.name());
+        }
+        if (!s.authenticated() && !spec.has(CommandFlag.NO_AUTH)) {
+            return RedisErrors.NOAUTH;
+        }
+        return spec;
     }
 
     /** A command refused before it ran; inside MULTI, the transaction will abort. */

@@ -1,8 +1,6 @@
 package dev.cajon.server.family;
 
 import static dev.cajon.server.command.Specs.cmd;
-import static dev.cajon.server.command.Specs.container;
-import static dev.cajon.server.command.Specs.sub;
 
 import dev.cajon.protocol.RedisErrors;
 import dev.cajon.protocol.Resp;
@@ -13,10 +11,8 @@ import dev.cajon.server.command.ArgCursor;
 import dev.cajon.server.command.CommandError;
 import dev.cajon.server.command.CommandTable;
 import dev.cajon.server.command.Ctx;
-import dev.cajon.server.session.ClientSession;
-import java.util.List;
 
-/** Connection commands: PING, ECHO, QUIT, SELECT, HELLO, AUTH and CLIENT. */
+/** Connection commands: PING, ECHO, QUIT, SELECT, HELLO and AUTH (CLIENT is {@link ClientFamily}). */
 public final class ConnectionFamily {
     private ConnectionFamily() {
     }
@@ -125,128 +121,13 @@ public final class ConnectionFamily {
     }
 
     /** Client names and library fields: printable ASCII without spaces, as Redis requires. */
-    private static String validName(byte[] b, String error) {
+    static String validName(byte[] b, String error) {
         for (byte x : b) {
             if (x < '!' || x > '~') {
                 throw new CommandError(error);
             }
         }
         return new String(b, java.nio.charset.StandardCharsets.US_ASCII);
-    }
-
-    static void clientSetname(Ctx c) {
-        c.session().name(validName(c.arg(2), RedisErrors.CLIENT_NAME_SPACES));
-        c.ok();
-    }
-
-    static void clientGetname(Ctx c) {
-        String n = c.session().name();
-        if (n.isEmpty()) {
-            c.nullBulk();
-        } else {
-            c.bulk(n);
-        }
-    }
-
-    static void clientId(Ctx c) {
-        c.integer(c.session().id());
-    }
-
-    /** CLIENT SETINFO LIB-NAME|LIB-VER value (Redis 7.2 semantics; clients send it on connect). */
-    static void clientSetinfo(Ctx c) {
-        byte[] attr = c.arg(2);
-        if (ArgCursor.is(attr, "lib-name")) {
-            c.session().libName(validName(c.arg(3), RedisErrors.LIB_NAME_SPACES));
-        } else if (ArgCursor.is(attr, "lib-ver")) {
-            c.session().libVersion(validName(c.arg(3), RedisErrors.LIB_VER_SPACES));
-        } else {
-            throw new CommandError(RedisErrors.unrecognizedOption(c.arg(2)));
-        }
-        c.ok();
-    }
-
-    static String describe(ClientSession s, long now) {
-        return "id=" + s.id() + " addr=" + s.addr() + " laddr=" + s.laddr() + " fd=-1 name=" + s.name()
-                + " age=" + (now - s.createdMillis()) / 1000 + " idle=" + (now - s.lastInteractionMillis()) / 1000
-                + " flags=" + (s.transaction().inMulti() ? "x" : "N") + " db=" + s.db() + " sub=0 psub=0 ssub=0 multi="
-                + s.transaction().multiCount() + " qbuf=0 qbuf-free=0 argv-mem=0"
-                + " multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=" + s.lastCommand()
-                + " user=default redir=-1 resp=" + s.protocol().version() + " lib-name=" + s.libName() + " lib-ver=" + s.libVersion()
-                + " app=" + s.app();
-    }
-
-    static void clientInfo(Ctx c) {
-        c.verbatim(describe(c.session(), c.server().clock().nowMillis()) + "\n");
-    }
-
-    /** CLIENT LIST [TYPE normal|master|replica|pubsub] [ID id [id ...]]. */
-    static void clientList(Ctx c) {
-        java.util.Set<Long> ids = null;
-        boolean normalOnly = true;
-        int j = 2;
-        if (c.argc() == 4 && ArgCursor.is(c.arg(2), "type")) {
-            String type = c.argv().str(3).toLowerCase(java.util.Locale.ROOT);
-            switch (type) {
-                case "normal":
-                    break;
-                case "master":
-                case "replica":
-                case "slave":
-                case "pubsub":
-                    normalOnly = false;
-                    ids = java.util.Set.of(); // Cajon has no such clients
-                    break;
-                default:
-                    throw new CommandError(RedisErrors.unknownClientType(c.arg(3)));
-            }
-            j = 4;
-        } else if (c.argc() >= 4 && ArgCursor.is(c.arg(2), "id")) {
-            ids = new java.util.HashSet<>();
-            for (j = 3; j < c.argc(); j++) {
-                long id;
-                try {
-                    id = ArgCursor.parseLong(c.arg(j));
-                } catch (CommandError e) {
-                    throw new CommandError(RedisErrors.INVALID_CLIENT_ID);
-                }
-                if (id <= 0) {
-                    throw new CommandError(RedisErrors.INVALID_CLIENT_ID);
-                }
-                ids.add(id);
-            }
-        }
-        if (j < c.argc() || c.argc() == 3) {
-            throw new CommandError(RedisErrors.SYNTAX);
-        }
-        long now = c.server().clock().nowMillis();
-        StringBuilder sb = new StringBuilder();
-        java.util.Set<Long> only = ids;
-        c.server().clients().stream()
-                .filter(s -> s.app().equals(c.session().app()))
-                .filter(s -> only == null || only.contains(s.id()))
-                .sorted((a, b) -> Long.compare(a.id(), b.id()))
-                .forEach(s -> sb.append(describe(s, now)).append('\n'));
-        c.verbatim(sb.toString());
-    }
-
-    static void clientHelp(Ctx c) {
-        List<String> lines = List.of(
-                "CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-                "GETNAME",
-                "    Return the name of the current connection.",
-                "ID",
-                "    Return the ID of the current connection.",
-                "INFO",
-                "    Return information about the current client connection.",
-                "LIST",
-                "    Return information about client connections.",
-                "SETINFO <option> <value>",
-                "    Set client meta attr. Options are: LIB-NAME, LIB-VER.",
-                "SETNAME <name>",
-                "    Assign the name <name> to the current connection.",
-                "HELP",
-                "    Print this help.");
-        c.helpLines(lines);
     }
 
     public static void register(CommandTable t) {
@@ -256,13 +137,5 @@ public final class ConnectionFamily {
         t.register(cmd("select", 2, "loading stale fast", 0, 0, 0, "connection", "1.0.0", "Change the selected database for the current connection", ConnectionFamily::select));
         t.register(cmd("auth", -2, "noscript loading stale fast no_auth allow_busy", 0, 0, 0, "connection", "1.0.0", "Authenticate to the server", ConnectionFamily::auth));
         t.register(cmd("hello", -1, "noscript loading stale fast no_auth allow_busy", 0, 0, 0, "connection", "6.0.0", "Handshake with Redis", ConnectionFamily::hello));
-        t.register(container("client", -2, "", "connection", "2.4.0", "A container for client connection commands", null, List.of(
-                sub("client", "setname", 3, "noscript loading stale", "2.6.9", "Set the current connection name", ConnectionFamily::clientSetname),
-                sub("client", "getname", 2, "noscript loading stale", "2.6.9", "Get the current connection name", ConnectionFamily::clientGetname),
-                sub("client", "id", 2, "noscript loading stale", "5.0.0", "Returns the client ID for the current connection", ConnectionFamily::clientId),
-                sub("client", "setinfo", 4, "noscript loading stale", "7.2.0", "Sets information specific to the client or connection.", ConnectionFamily::clientSetinfo),
-                sub("client", "info", 2, "noscript loading stale", "6.2.0", "Returns information about the current client connection.", ConnectionFamily::clientInfo),
-                sub("client", "list", -2, "admin noscript loading stale", "2.4.0", "Get the list of client connections", ConnectionFamily::clientList),
-                sub("client", "help", 2, "loading stale", "5.0.0", "Show helpful text about the different subcommands", ConnectionFamily::clientHelp))));
     }
 }

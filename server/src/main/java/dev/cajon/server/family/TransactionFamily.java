@@ -152,10 +152,10 @@ public final class TransactionFamily {
     }
 
     public static void register(CommandTable t) {
-        t.register(cmd("multi", 1, "noscript loading stale fast allow_busy", 0, 0, 0, "transactions", "1.2.0", "Start a transaction", TransactionFamily::multi));
+        t.register(cmd("multi", 1, "noscript loading stale fast allow_busy", 0, 0, 0, "transactions", "1.2.0", "Mark the start of a transaction block", TransactionFamily::multi));
         t.register(cmd("exec", 1, "noscript loading stale skip_slowlog", 0, 0, 0, "transactions", "1.2.0", "Execute all commands issued after MULTI", TransactionFamily::exec));
         t.register(cmd("discard", 1, "noscript loading stale fast allow_busy", 0, 0, 0, "transactions", "2.0.0", "Discard all commands issued after MULTI", TransactionFamily::discard));
-        t.register(cmd("watch", -2, "noscript loading stale fast allow_busy", 1, -1, 1, "transactions", "2.2.0", "Monitor changes to keys to determine execution of the MULTI/EXEC block", TransactionFamily::watch));
+        t.register(cmd("watch", -2, "noscript loading stale fast allow_busy", 1, -1, 1, "transactions", "2.2.0", "Watch the given keys to determine execution of the MULTI/EXEC block", TransactionFamily::watch));
         t.register(cmd("unwatch", 1, "noscript loading stale fast allow_busy", 0, 0, 0, "transactions", "2.2.0", "Forget about all watched keys", TransactionFamily::unwatch));
     }
 }

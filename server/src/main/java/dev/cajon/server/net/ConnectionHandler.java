@@ -4,8 +4,10 @@ import dev.cajon.protocol.Argv;
 import dev.cajon.protocol.ProtocolError;
 import dev.cajon.protocol.Resp;
 import dev.cajon.server.ServerContext;
+import dev.cajon.server.command.CommandSpec;
 import dev.cajon.server.command.Ctx;
 import dev.cajon.server.command.ReplyOutput;
+import dev.cajon.server.session.ClientPause;
 import dev.cajon.server.session.ClientSession;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
@@ -14,6 +16,10 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.DefaultFileRegion;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.util.ArrayDeque;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,8 +30,23 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Back-pressure: when the socket's outbound buffer passes its high-water mark, reading stops
  * until it drains, so a client that pipelines without reading cannot grow our memory unbounded.
+ *
+ * <p>CLIENT PAUSE: before a command is dispatched, while a pause is on, the connection asks
+ * {@link ClientPause} whether it must wait (after the dispatcher's own generic checks would have
+ * passed: their errors are answered at once, as in Redis). A postponed command is kept with
+ * every command decoded after it, reading stops (autoRead off, so the client holds no event
+ * loop and its input waits in the socket), and the connection resumes on its own event loop when
+ * UNPAUSE resumes it or its timer, set for the pause's end by the server's clock, fires; then the
+ * kept commands run in order, and one of them may be postponed again by a newer pause.
+ *
+ * <p>CLIENT REPLY OFF and SKIP: the replies a command wrote are cut off the batch buffer after
+ * it ran (its writer index reset), and a large value it would stream from a file is not
+ * streamed; as in Redis, error replies are dropped too.
+ *
+ * <p>CLIENT KILL: the session is marked killed from whichever thread ran the KILL; this connection
+ * then closes on its own event loop and runs nothing it has not started yet.
  */
-public final class ConnectionHandler extends ChannelInboundHandlerAdapter implements ReplyOutput {
+public final class ConnectionHandler extends ChannelInboundHandlerAdapter implements ReplyOutput, ClientPause.Waiter {
     private static final Logger log = LoggerFactory.getLogger(ConnectionHandler.class);
 
     private final ServerContext server;
@@ -34,6 +55,12 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter implem
     private Ctx command;
     private ByteBuf batch;
     private boolean closing;
+    /** A command waits for CLIENT PAUSE to end; it is the first of {@link #waiting}. */
+    private boolean postponed;
+    /** The postponed command and what was decoded after it, in order (Argv or ProtocolError). */
+    private final ArrayDeque<Object> waiting = new ArrayDeque<>();
+    /** Fires just after the pause's end time, to ask again. */
+    private ScheduledFuture<?> pauseTimer;
 
     public ConnectionHandler(ServerContext server) {
         this.server = server;
@@ -45,6 +72,7 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter implem
         String remote = String.valueOf(ctx.channel().remoteAddress()).replaceFirst("^.*?/", "");
         String local = String.valueOf(ctx.channel().localAddress()).replaceFirst("^.*?/", "");
         session = server.newSession(remote, local);
+        session.onKill(() -> onLoop(this::closeKilled));
         command = new Ctx(server, session, this);
         super.channelActive(ctx);
     }
@@ -59,6 +87,11 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter implem
 
     @Override
     public void streamFile(FileChannel file, long position, long length) {
+        if (session.repliesSuppressed()) {
+            // CLIENT REPLY OFF or SKIP: the bulk header in the batch is cut off after the command
+            closeQuietly(file);
+            return;
+        }
         if (batch != null && batch.isReadable()) {
             server.stats().netOutputBytes.add(batch.readableBytes());
             ctx.write(batch, ctx.voidPromise());
@@ -70,22 +103,155 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter implem
         ctx.write(new DefaultFileRegion(file, position, length), ctx.voidPromise());
     }
 
+    private static void closeQuietly(FileChannel file) {
+        try {
+            file.close();
+        } catch (IOException e) {
+            log.debug("closing a blob file: {}", e.toString());
+        }
+    }
+
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (closing) {
             return;
         }
+        if (postponed) {
+            // the decoder hands over a whole read's commands even once reading has stopped
+            waiting.addLast(msg);
+            return;
+        }
+        handle(msg);
+    }
+
+    /**
+     * Runs one decoded message. Returns false when it did not run: it was postponed (and is then
+     * first in {@link #waiting}), or the connection is closing.
+     */
+    private boolean handle(Object msg) {
+        if (session.killed()) {
+            closeKilled();
+            return false;
+        }
         if (msg instanceof Argv) {
             Argv argv = (Argv) msg;
-            server.dispatcher().dispatch(command, argv);
+            CommandSpec pausable = server.clientPause().mayBeActive() ? server.dispatcher().runnable(session, argv) : null;
+            if (pausable != null && server.clientPause().postpone(writes(pausable), this)) {
+                postpone(argv, pausable);
+                return false;
+            }
+            run(argv);
             if (session.shouldClose()) {
                 closing = true;
                 flushBatch(true);
+                return false;
             }
         } else if (msg instanceof ProtocolError) {
-            Resp.error(buffer(), ((ProtocolError) msg).message());
+            if (!session.repliesSuppressed()) {
+                Resp.error(buffer(), ((ProtocolError) msg).message());
+            }
             closing = true;
             flushBatch(true);
+            return false;
+        }
+        return true;
+    }
+
+    /** Dispatches one command; under CLIENT REPLY OFF or SKIP, what it wrote is cut off again. */
+    private void run(Argv argv) {
+        ByteBuf before = batch;
+        int mark = before == null ? 0 : before.writerIndex();
+        server.dispatcher().dispatch(command, argv);
+        boolean drop = session.repliesSuppressed();
+        session.replyCommandDone();
+        if (drop && batch != null) {
+            // no file was streamed meanwhile (streamFile streams nothing while suppressed), so the
+            // batch is the one from before or a new one
+            batch.writerIndex(batch == before ? mark : 0);
+        }
+    }
+
+    /** Whether a command writes, for CLIENT PAUSE WRITE: EXEC does when it has a write queued. */
+    private boolean writes(CommandSpec spec) {
+        return ClientPause.writes(spec) || spec.name().equals("exec") && session.transaction().queuedWrite();
+    }
+
+    private void postpone(Argv argv, CommandSpec spec) {
+        postponed = true;
+        waiting.addFirst(argv);
+        session.postponed(true);
+        session.touched(spec.name(), server.clock().nowMillis()); // CLIENT LIST shows cmd= of the waiting command
+        ctx.channel().config().setAutoRead(false);
+        long delay = server.clientPause().endMillis() - server.clock().nowMillis() + 1;
+        pauseTimer = ctx.executor().schedule(this::resumeNow, Math.max(1, delay), TimeUnit.MILLISECONDS);
+    }
+
+    /** {@link ClientPause.Waiter}: the pause ended by UNPAUSE; called from any thread. */
+    @Override
+    public void resume() {
+        onLoop(this::resumeNow);
+    }
+
+    /** On this connection's event loop: runs the kept commands, in order, until one waits again. */
+    private void resumeNow() {
+        if (!postponed || closing) {
+            return;
+        }
+        postponed = false;
+        session.postponed(false);
+        cancelPauseTimer();
+        server.clientPause().leave(this);
+        while (!waiting.isEmpty()) {
+            if (!handle(waiting.pollFirst())) {
+                break;
+            }
+        }
+        if (closing) {
+            return;
+        }
+        flushBatch(false);
+        if (!postponed && ctx.channel().isWritable()) {
+            ctx.channel().config().setAutoRead(true);
+        }
+    }
+
+    private void cancelPauseTimer() {
+        if (pauseTimer != null) {
+            pauseTimer.cancel(false);
+            pauseTimer = null;
+        }
+    }
+
+    /** CLIENT KILL from another client, on this connection's event loop: close, run nothing more. */
+    private void closeKilled() {
+        if (closing) {
+            return;
+        }
+        closing = true;
+        dropWaiting();
+        if (batch != null) {
+            batch.release();
+            batch = null;
+        }
+        ctx.close();
+    }
+
+    private void dropWaiting() {
+        waiting.clear();
+        cancelPauseTimer();
+        if (postponed) {
+            postponed = false;
+            session.postponed(false);
+            server.clientPause().leave(this);
+        }
+    }
+
+    /** Runs {@code task} on this connection's event loop, unless the server is shutting it down. */
+    private void onLoop(Runnable task) {
+        try {
+            ctx.executor().execute(task);
+        } catch (RejectedExecutionException e) {
+            log.debug("connection {}: event loop stopped", session.id());
         }
     }
 
@@ -117,7 +283,7 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter implem
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
-        if (ctx.channel().isWritable()) {
+        if (ctx.channel().isWritable() && !postponed) {
             ctx.channel().config().setAutoRead(true);
         }
         super.channelWritabilityChanged(ctx);
@@ -125,6 +291,7 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter implem
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        dropWaiting();
         if (batch != null) {
             batch.release();
             batch = null;

@@ -146,4 +146,102 @@ public final class ClientSession {
     public boolean shouldClose() {
         return closeAfterReply;
     }
+
+    // ------------------------------------------------------------------ CLIENT KILL, PAUSE, REPLY, NO-EVICT, NO-TOUCH
+
+    private final java.util.concurrent.atomic.AtomicBoolean killed = new java.util.concurrent.atomic.AtomicBoolean();
+    /** How the connection closes itself when killed; set by the connection, run from any thread. */
+    private volatile Runnable onKill;
+    /** A command of this client waits for CLIENT PAUSE to end (CLIENT LIST flag 'b'). */
+    private volatile boolean postponed;
+    private volatile boolean noEvict;
+    private volatile boolean noTouch;
+    // CLIENT REPLY, as Redis's CLIENT_REPLY_OFF, CLIENT_REPLY_SKIP and CLIENT_REPLY_SKIP_NEXT;
+    // only the connection's thread uses them
+    private boolean replyOff;
+    private boolean replySkip;
+    private boolean replySkipNext;
+
+    /** The connection's way to close itself, from any thread (it moves onto its own event loop). */
+    public void onKill(Runnable closer) {
+        this.onKill = closer;
+    }
+
+    /**
+     * CLIENT KILL of another client: marks this session killed and asks its connection to close.
+     * Returns false when it was already killed.
+     */
+    public boolean kill() {
+        if (!killed.compareAndSet(false, true)) {
+            return false;
+        }
+        Runnable r = onKill;
+        if (r != null) {
+            r.run();
+        }
+        return true;
+    }
+
+    /** Whether CLIENT KILL closed this client: its connection runs no further command. */
+    public boolean killed() {
+        return killed.get();
+    }
+
+    public boolean postponed() {
+        return postponed;
+    }
+
+    public void postponed(boolean v) {
+        this.postponed = v;
+    }
+
+    /** CLIENT NO-EVICT (Cajon never evicts clients; recorded and shown as CLIENT LIST flag 'e'). */
+    public boolean noEvict() {
+        return noEvict;
+    }
+
+    public void noEvict(boolean v) {
+        this.noEvict = v;
+    }
+
+    /** CLIENT NO-TOUCH: this client's reads do not count as access to a key (CLIENT LIST flag 'T'). */
+    public boolean noTouch() {
+        return noTouch;
+    }
+
+    public void noTouch(boolean v) {
+        this.noTouch = v;
+    }
+
+    /** CLIENT REPLY ON: replies again, this command's +OK included. */
+    public void replyOn() {
+        replyOff = false;
+        replySkip = false;
+    }
+
+    /** CLIENT REPLY OFF: no reply at all until CLIENT REPLY ON. */
+    public void replyOff() {
+        replyOff = true;
+    }
+
+    /** CLIENT REPLY SKIP: no reply to the next command (nothing changes while replies are off). */
+    public void replySkip() {
+        if (!replyOff) {
+            replySkipNext = true;
+        }
+    }
+
+    /** Whether the reply being written now is to be dropped (REPLY OFF, or the command after SKIP). */
+    public boolean repliesSuppressed() {
+        return replyOff || replySkip;
+    }
+
+    /**
+     * Called by the connection after every command it ran (as Redis's resetClient): the skip of
+     * this command is over, and a SKIP this command asked for applies to the next one.
+     */
+    public void replyCommandDone() {
+        replySkip = replySkipNext;
+        replySkipNext = false;
+    }
 }

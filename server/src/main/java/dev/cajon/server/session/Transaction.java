@@ -30,10 +30,11 @@ public final class Transaction {
         return RUN_IN_MULTI.contains(command);
     }
 
-    private boolean inMulti;
+    private volatile boolean inMulti;
     private boolean failed;
     private final List<Queued> queued = new ArrayList<>();
-    private final List<Watched> watched = new ArrayList<>();
+    /** Copy-on-write: CLIENT LIST reads it from other threads (the 'd' flag). */
+    private final List<Watched> watched = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public boolean inMulti() {
         return inMulti;
@@ -63,6 +64,16 @@ public final class Transaction {
         return queued;
     }
 
+    /** Whether a queued command writes (CLIENT PAUSE WRITE holds such an EXEC). */
+    public boolean queuedWrite() {
+        for (Queued q : queued) {
+            if (ClientPause.writes(q.spec())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The number of commands queued (CLIENT LIST's multi=, -1 outside MULTI). */
     public int multiCount() {
         return inMulti ? queued.size() : -1;
@@ -80,6 +91,16 @@ public final class Transaction {
     public boolean watches(int db, byte[] key) {
         for (Watched w : watched) {
             if (w.db() == db && java.util.Arrays.equals(w.key(), key)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether a WATCHed key has changed (CLIENT LIST's 'd' flag: EXEC will fail). */
+    public boolean dirtyCas() {
+        for (Watched w : watched) {
+            if (w.watch().dirty()) {
                 return true;
             }
         }

@@ -134,24 +134,14 @@ class ConnectionComparisonTest extends ComparisonTestBase {
                         .run());
     }
 
-    /** RESP3 is not served yet: Cajon refuses HELLO 3 by design (Redis switches protocol). */
-    @Test
-    void hello3IsRefusedByDesign() throws Exception {
-        scenario("HELLO 3 (deliberate difference)")
-                .cajonOnly("-NOPROTO unsupported protocol version\r\n", "HELLO", "3")
-                .cajonOnly("-NOPROTO unsupported protocol version\r\n", "HELLO", "3", "SETNAME", "x")
-                // and the connection is still RESP2 afterwards
-                .cmd("PING")
-                .cmd("CLIENT", "GETNAME")
-                .run();
-    }
-
-    /** The comparison itself, kept to document the difference: Redis switches to RESP3 here. */
-    @Disabled("known difference: RESP3 is not served yet, Cajon answers HELLO 3 with NOPROTO by design")
+    /** HELLO 3 switches to RESP3, as Redis does; only the id (element 7 of the map) differs. */
     @Test
     void hello3ComparedWithRedis() throws Exception {
         scenario("HELLO 3 against Redis")
                 .check(Check.exceptAt(7), "HELLO", "3")
+                .cmd("GET", "nothing")
+                .check(Check.exceptAt(7), "HELLO", "2")
+                .cmd("GET", "nothing")
                 .run();
     }
 

@@ -4,10 +4,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * A parsed RESP2 reply: the five shapes a RESP2 server can send. Tests compare these instead of
+ * A parsed reply: the five shapes a RESP2 server can send, and RESP3's own after HELLO 3 (null,
+ * map, set, push, double, boolean, verbatim string, big number). Tests compare these instead of
  * raw bytes, except where the exact bytes matter (then use {@link Client#lastRaw()}).
  */
-public sealed interface Reply permits Reply.Simple, Reply.Error, Reply.Int, Reply.Bulk, Reply.Array {
+public sealed interface Reply permits Reply.Simple, Reply.Error, Reply.Int, Reply.Bulk, Reply.Array, Reply.Null,
+        Reply.Map, Reply.Set, Reply.Push, Reply.Double, Reply.Bool, Reply.Verbatim, Reply.BigNumber {
 
     /** {@code +text}. */
     record Simple(String text) implements Reply {
@@ -66,6 +68,70 @@ public sealed interface Reply permits Reply.Simple, Reply.Error, Reply.Int, Repl
         }
     }
 
+    /** RESP3 {@code _}. */
+    record Null() implements Reply {
+        @Override
+        public String toString() {
+            return "(null)";
+        }
+    }
+
+    /** RESP3 {@code %n}: keys and values alternate in {@code items}. */
+    record Map(List<Reply> items) implements Reply {
+        @Override
+        public String toString() {
+            return "%" + items;
+        }
+    }
+
+    /** RESP3 {@code ~n}. */
+    record Set(List<Reply> items) implements Reply {
+        @Override
+        public String toString() {
+            return "~" + items;
+        }
+    }
+
+    /** RESP3 {@code >n}. */
+    record Push(List<Reply> items) implements Reply {
+        @Override
+        public String toString() {
+            return ">" + items;
+        }
+    }
+
+    /** RESP3 {@code ,text}, kept as the text sent. */
+    record Double(String text) implements Reply {
+        @Override
+        public String toString() {
+            return "(double) " + text;
+        }
+    }
+
+    /** RESP3 {@code #t} / {@code #f}. */
+    record Bool(boolean value) implements Reply {
+        @Override
+        public String toString() {
+            return value ? "(true)" : "(false)";
+        }
+    }
+
+    /** RESP3 {@code =n}: a three-letter format and the text. */
+    record Verbatim(String format, String text) implements Reply {
+        @Override
+        public String toString() {
+            return format + ":" + text;
+        }
+    }
+
+    /** RESP3 {@code (digits}. */
+    record BigNumber(String digits) implements Reply {
+        @Override
+        public String toString() {
+            return "(big number) " + digits;
+        }
+    }
+
     // ------------------------------------------------------------------ helpers
 
     default boolean isError() {
@@ -77,9 +143,10 @@ public sealed interface Reply permits Reply.Simple, Reply.Error, Reply.Int, Repl
         return this instanceof Error e && e.message().startsWith(prefix);
     }
 
-    /** Nil bulk or nil array. */
+    /** Nil bulk, nil array, or RESP3's null. */
     default boolean isNil() {
-        return this instanceof Bulk b && b.bytes() == null || this instanceof Array a && a.items() == null;
+        return this instanceof Bulk b && b.bytes() == null || this instanceof Array a && a.items() == null
+                || this instanceof Null;
     }
 
     default String errorMessage() {
@@ -112,7 +179,10 @@ public sealed interface Reply permits Reply.Simple, Reply.Error, Reply.Int, Repl
         if (this instanceof Bulk b) {
             return b.bytes() == null ? null : new String(b.bytes(), StandardCharsets.UTF_8);
         }
-        throw new AssertionError("expected a simple or bulk string reply, got " + this);
+        if (this instanceof Verbatim v) {
+            return v.text();
+        }
+        throw new AssertionError("expected a simple, bulk or verbatim string reply, got " + this);
     }
 
     /** The elements of an array reply (null for a nil array). */
@@ -121,5 +191,17 @@ public sealed interface Reply permits Reply.Simple, Reply.Error, Reply.Int, Repl
             return a.items();
         }
         throw new AssertionError("expected an array reply, got " + this);
+    }
+
+    /** A RESP3 map as key, value pairs in order (string keys). */
+    default java.util.Map<String, Reply> asMap() {
+        if (!(this instanceof Map m)) {
+            throw new AssertionError("expected a RESP3 map, got " + this);
+        }
+        java.util.Map<String, Reply> out = new java.util.LinkedHashMap<>();
+        for (int i = 0; i + 1 < m.items().size(); i += 2) {
+            out.put(m.items().get(i).asString(), m.items().get(i + 1));
+        }
+        return out;
     }
 }

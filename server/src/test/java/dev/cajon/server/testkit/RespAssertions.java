@@ -67,6 +67,11 @@ public final class RespAssertions {
         assertEquals(new Reply.Bulk(null), r, "expected nil");
     }
 
+    /** The nil array {@code *-1} (RESP2's EXEC aborted by WATCH). */
+    public static void assertNilArray(Reply r) {
+        assertEquals(new Reply.Array(null), r, "expected a nil array");
+    }
+
     /** An error reply with exactly this message (code included: "ERR syntax error"). */
     public static void assertError(Reply r, String exactMessage) {
         assertEquals(new Reply.Error(exactMessage), r);

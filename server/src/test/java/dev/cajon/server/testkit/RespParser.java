@@ -6,7 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A strict RESP2 reply parser for tests. It checks the framing a client relies on (CRLF after
+ * A strict RESP2 and RESP3 reply parser for tests. It checks the framing a client relies on (CRLF after
  * every line, bulk lengths that match their payload) and that a command produced exactly one
  * reply, so a handler that writes two replies or a truncated one fails loudly.
  */
@@ -81,10 +81,52 @@ public final class RespParser {
                 }
                 return new Reply.Array(items);
             }
+            case '_':
+                line();
+                return new Reply.Null();
+            case '%':
+                return new Reply.Map(items(2 * parseLong(line())));
+            case '~':
+                return new Reply.Set(items(parseLong(line())));
+            case '>':
+                return new Reply.Push(items(parseLong(line())));
+            case ',':
+                return new Reply.Double(line());
+            case '#': {
+                String t = line();
+                if (!t.equals("t") && !t.equals("f")) {
+                    throw new AssertionError("bad boolean #" + t);
+                }
+                return new Reply.Bool(t.equals("t"));
+            }
+            case '(':
+                return new Reply.BigNumber(line());
+            case '=': {
+                long n = parseLong(line());
+                if (n < 4 || pos + n + 2 > in.length || in[pos + 3] != ':') {
+                    throw new AssertionError("bad verbatim string of " + n + " at " + pos);
+                }
+                String format = new String(in, pos, 3, StandardCharsets.US_ASCII);
+                String text = new String(in, pos + 4, (int) n - 4, StandardCharsets.UTF_8);
+                pos += (int) n;
+                crlf();
+                return new Reply.Verbatim(format, text);
+            }
             default:
-                throw new AssertionError("not a RESP2 reply type '" + (char) type + "' at " + (pos - 1) + ": "
+                throw new AssertionError("not a RESP reply type '" + (char) type + "' at " + (pos - 1) + ": "
                         + preview(in, pos - 1));
         }
+    }
+
+    private List<Reply> items(long n) {
+        if (n < 0) {
+            throw new AssertionError("bad aggregate length " + n);
+        }
+        List<Reply> items = new ArrayList<>((int) Math.min(n, 1 << 16));
+        for (long i = 0; i < n; i++) {
+            items.add(reply());
+        }
+        return items;
     }
 
     private String line() {
