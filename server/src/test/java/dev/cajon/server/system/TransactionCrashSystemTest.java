@@ -302,9 +302,9 @@ class TransactionCrashSystemTest {
     /**
      * Writers, each on its own connection, from generation {@code from[w] + 1} on. With a
      * {@code victim}, one writer kills it: once it has {@code killAfter} transactions acknowledged
-     * it writes its next one (MULTI, the commands, EXEC) on a socket of its own in one go, waits
-     * a random 0 to 3 ms, which lands inside the EXEC in a good share of the rounds, and SIGKILLs
-     * the server. The other writers are still sending meanwhile.
+     * it writes its next one, the long {@link #lastTransaction}, on a socket of its own, and
+     * SIGKILLs the server a random moment after the EXEC ({@link #sendAndKill}). The other
+     * writers are still sending meanwhile.
      */
     static final class Load {
         final AtomicLongArray sent = new AtomicLongArray(WRITERS);
@@ -378,8 +378,8 @@ class TransactionCrashSystemTest {
         /**
          * Writes generation {@code g} on {@code s} and SIGKILLs the server a random moment after
          * the EXEC: with MULTI, the queued commands are sent first and their replies read, so the
-         * delay starts when only the EXEC is left to run (up to 1.5 ms, about as long as one
-         * takes here). Without MULTI the commands are sent in one go and the delay is up to 3 ms.
+         * delay (up to 4 ms; that EXEC takes longer here) starts when only the EXEC is left to
+         * run. Without MULTI (the self-check) the commands are sent in one go.
          */
         private void sendAndKill(Socket s, List<Cmd> tx, boolean multi, CajonProcess victim, int id, long g, long seed)
                 throws Exception {
