@@ -193,14 +193,7 @@ public final class Keyspace implements Closeable {
         // with the same values
         List<List<BatchJournal.Entry>> batches = batch.pending();
         for (List<BatchJournal.Entry> writes : batches) {
-            for (BatchJournal.Entry w : writes) {
-                if (w.value() == null) {
-                    map().remove(w.key());
-                } else {
-                    ValueHeader.checkLayout(w.value());
-                    map().put(w.key(), w.value());
-                }
-            }
+            applyJournaled(writes);
             log.warn("{}: applied a multi-key write of {} key(s) that was in flight when the server stopped: {}",
                     name, writes.size(), writes.size() <= 4 ? writes : writes.subList(0, 4) + "...");
         }
@@ -211,14 +204,7 @@ public final class Keyspace implements Closeable {
         // included) was applied; its undo record holds every key's value from before it
         List<List<BatchJournal.Entry>> undone = txJournal == null ? List.of() : txJournal.pending();
         for (List<BatchJournal.Entry> writes : undone) {
-            for (BatchJournal.Entry w : writes) {
-                if (w.value() == null) {
-                    map().remove(w.key());
-                } else {
-                    ValueHeader.checkLayout(w.value());
-                    map().put(w.key(), w.value());
-                }
-            }
+            applyJournaled(writes);
             log.warn("{}: took back a transaction of {} key(s) that was in flight when the server stopped", name,
                     writes.size());
         }
@@ -226,6 +212,18 @@ public final class Keyspace implements Closeable {
             txJournal.clearAll();
         }
         return !pending.isEmpty() || !batches.isEmpty() || !undone.isEmpty();
+    }
+
+    /** Puts (or removes) what a pending batch or undo record names, straight into the map. */
+    private void applyJournaled(List<BatchJournal.Entry> writes) {
+        for (BatchJournal.Entry w : writes) {
+            if (w.value() == null) {
+                map().remove(w.key());
+            } else {
+                ValueHeader.checkLayout(w.value());
+                map().put(w.key(), w.value());
+            }
+        }
     }
 
     private static CleanState takeCleanState(Path dir, String name) {

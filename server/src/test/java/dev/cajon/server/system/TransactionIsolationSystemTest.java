@@ -97,24 +97,7 @@ class TransactionIsolationSystemTest {
      * warm-up (2-3 s of a core that these tests, which set no TTL, would compete with).
      */
     static CajonProcess startWithLoops(ServerProcesses servers, String name, Path dir, int loops) {
-        AssertionError last = null;
-        for (int attempt = 0; attempt < 3; attempt++) {
-            int port = CajonProcess.freePort();
-            CajonProcess p = servers.launch(name,
-                    CajonProcess.serverCommand(port, dir, "--io-threads", Integer.toString(loops), "--no-expiry-warmup"),
-                    port, dir);
-            try {
-                p.awaitReady();
-                return p;
-            } catch (AssertionError e) {
-                p.close();
-                if (!p.output().contains("Address already in use")) {
-                    throw e;
-                }
-                last = e;
-            }
-        }
-        throw last;
+        return servers.start(name, dir, "--io-threads", Integer.toString(loops), "--no-expiry-warmup");
     }
 
     // ================================================================== the tests
