@@ -58,6 +58,11 @@ public final class RedisErrors {
     public static final String EXECABORT = "EXECABORT Transaction discarded because of previous errors.";
     public static final String NOT_IN_MULTI = "ERR Command not allowed inside a transaction";
 
+    /** The ACL check refused a command: {@code fullName} is "config|set" for a subcommand. */
+    public static String noPermission(String fullName) {
+        return "NOPERM this user has no permissions to run the '" + fullName + "' command";
+    }
+
     /** A refused EXEC: "EXECABORT Transaction discarded because of: " and the refusal, without "ERR ". */
     public static String execAbortedBecause(String error) {
         return "EXECABORT Transaction discarded because of: " + (error.startsWith("ERR ") ? error.substring(4) : error);

@@ -11,6 +11,7 @@ import dev.cajon.server.family.ConfigFamily;
 import dev.cajon.server.family.ServerFamily;
 import dev.cajon.server.family.StringFamily;
 import dev.cajon.server.family.TransactionFamily;
+import dev.cajon.server.family.AppFamily;
 import dev.cajon.server.session.ClientPause;
 import dev.cajon.server.session.ClientSession;
 import dev.cajon.storage.Clock;
@@ -42,6 +43,7 @@ public final class ServerContext {
     private final String runId;
     private volatile int port;
     private final ExpiryWheel wheel;
+    private final dev.cajon.server.apps.Quotas quotas;
     /** {@link #wheel} when reapers run and event loops help them in a backlog; else null. */
     private final ExpiryWheel assisted;
 
@@ -56,6 +58,7 @@ public final class ServerContext {
         this.assisted = config.activeExpiry() ? wheel : null;
         this.config = config;
         this.store = store;
+        this.quotas = new dev.cajon.server.apps.Quotas(store);
         this.table = standardTable();
         this.dispatcher = new Dispatcher(this, table);
         this.startMillis = config.clock().nowMillis();
@@ -81,6 +84,7 @@ public final class ServerContext {
         KeyFamily.register(t);
         ExpiryFamily.register(t);
         TransactionFamily.register(t);
+        AppFamily.register(t);
         return t;
     }
 
@@ -118,6 +122,11 @@ public final class ServerContext {
 
     public Store store() {
         return store;
+    }
+
+    /** Each app's key and byte quota (checked by the dispatcher before denyoom commands). */
+    public dev.cajon.server.apps.Quotas quotas() {
+        return quotas;
     }
 
     public Clock clock() {

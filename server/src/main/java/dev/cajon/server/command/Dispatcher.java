@@ -45,6 +45,10 @@ public final class Dispatcher {
             return;
         }
         Transaction tx = c.session().transaction();
+        if (server.quotas().active() && deniedByQuota(c, spec, tx)) {
+            reject(c, argv, RedisErrors.OOM);
+            return;
+        }
         if (tx.inMulti() && !Transaction.runsInMulti(spec.name())) {
             if (spec.has(CommandFlag.NO_MULTI)) {
                 reject(c, argv, RedisErrors.NOT_IN_MULTI);
@@ -85,6 +89,15 @@ public final class Dispatcher {
             return RedisErrors.NOAUTH;
         }
         return spec;
+    }
+
+    /**
+     * The app's quota is reached and the command would add data: flagged denyoom, or an EXEC with
+     * such a command queued (as Redis's processCommand treats maxmemory).
+     */
+    private boolean deniedByQuota(Ctx c, CommandSpec spec, Transaction tx) {
+        boolean adds = spec.has(CommandFlag.DENYOOM) || spec.name().equals("exec") && tx.queuedDenyoom();
+        return adds && server.quotas().refuse(c.session().app());
     }
 
     /**
