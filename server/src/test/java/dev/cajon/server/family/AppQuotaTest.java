@@ -116,6 +116,19 @@ class AppQuotaTest extends FamilyTestBase {
     }
 
     @Test
+    void infoMemoryShowsAnAppItsOwnDataAndQuota() {
+        Client shop = app("shop");
+        assertOk(run("app", "quota", "shop", "maxbytes", "5000"));
+        shop.run("set", "k", "x".repeat(1000));
+        Reply info = shop.run("info", "memory");
+        long used = Long.parseLong(infoField(info, "used_memory"));
+        assertTrue(used >= 1000 && used < 1100, "the app's own bytes: " + used);
+        assertEquals("5000", infoField(info, "maxmemory"));
+        assertTrue(Long.parseLong(infoField(run("info", "memory"), "used_memory")) > 100_000,
+                "the admin sees the process");
+    }
+
+    @Test
     void anAppSeesOnlyItsOwnUsage() {
         Client shop = app("shop");
         assertError(shop.run("app", "info", "blog"), "NOPERM this user has no permissions to run the 'app|info' command");
