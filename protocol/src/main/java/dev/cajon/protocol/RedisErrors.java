@@ -58,6 +58,16 @@ public final class RedisErrors {
     public static final String EXECABORT = "EXECABORT Transaction discarded because of previous errors.";
     public static final String NOT_IN_MULTI = "ERR Command not allowed inside a transaction";
 
+    /** The ACL check refused a command: {@code fullName} is "config|set" for a subcommand. */
+    public static String noPermission(String fullName) {
+        return "NOPERM this user has no permissions to run the '" + fullName + "' command";
+    }
+
+    /** A refused EXEC: "EXECABORT Transaction discarded because of: " and the refusal, without "ERR ". */
+    public static String execAbortedBecause(String error) {
+        return "EXECABORT Transaction discarded because of: " + (error.startsWith("ERR ") ? error.substring(4) : error);
+    }
+
     public static String unrecognizedOption(byte[] opt) {
         return "ERR Unrecognized option '" + cstr(opt) + "'";
     }
@@ -137,11 +147,6 @@ public final class RedisErrors {
     /** Not a Redis text: a Redis user name that cannot name an app's directory. */
     public static final String ACL_APP_NAME = "ERR Cajon app names (ACL user names) must be 1 to 64 letters, "
             + "digits, '-' or '_', starting with a letter or digit: the name is the app's data directory";
-
-    /** The ACL check refused a command: {@code fullName} is "config|set" for a subcommand. */
-    public static String noPermission(String fullName) {
-        return "NOPERM this user has no permissions to run the '" + fullName + "' command";
-    }
 
     /** ACL DRYRUN's (bulk string) answer for a command the user may not run. */
     public static String dryRunDenied(String fullName) {

@@ -3,6 +3,7 @@ package dev.cajon.server;
 import dev.cajon.server.command.CommandTable;
 import dev.cajon.server.command.Dispatcher;
 import dev.cajon.server.family.AclFamily;
+import dev.cajon.server.family.AppFamily;
 import dev.cajon.server.family.ClientFamily;
 import dev.cajon.server.family.ConnectionFamily;
 import dev.cajon.server.family.CounterFamily;
@@ -45,6 +46,7 @@ public final class ServerContext {
     private final String runId;
     private volatile int port;
     private final ExpiryWheel wheel;
+    private final dev.cajon.server.apps.Quotas quotas;
     /** {@link #wheel} when reapers run and event loops help them in a backlog; else null. */
     private final ExpiryWheel assisted;
 
@@ -60,6 +62,7 @@ public final class ServerContext {
         this.config = config;
         this.store = store;
         this.accounts = Accounts.open(store, config.requirepass());
+        this.quotas = new dev.cajon.server.apps.Quotas(store);
         this.table = standardTable();
         this.dispatcher = new Dispatcher(this, table);
         this.startMillis = config.clock().nowMillis();
@@ -86,6 +89,7 @@ public final class ServerContext {
         ExpiryFamily.register(t);
         TransactionFamily.register(t);
         AclFamily.register(t);
+        AppFamily.register(t);
         return t;
     }
 
@@ -128,6 +132,11 @@ public final class ServerContext {
 
     public Store store() {
         return store;
+    }
+
+    /** Each app's key and byte quota (checked by the dispatcher before denyoom commands). */
+    public dev.cajon.server.apps.Quotas quotas() {
+        return quotas;
     }
 
     public Clock clock() {

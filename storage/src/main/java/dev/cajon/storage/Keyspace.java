@@ -71,6 +71,8 @@ public final class Keyspace implements Closeable {
     private final LongAdder expired = new LongAdder();
     private final LongAdder keyBytes = new LongAdder();
     private final LongAdder valueBytes = new LongAdder();
+    /** What the live keys take: key, stored value and blob bytes ({@link #footprint}); the apps' byte quota. */
+    private final LongAdder liveBytes = new LongAdder();
     private final LongAdder puts = new LongAdder();
     /** Sum of (deadline - DEADLINE_BASE) over volatile keys, for INFO's avg_ttl. */
     private final LongAdder deadlineSum = new LongAdder();
@@ -191,14 +193,7 @@ public final class Keyspace implements Closeable {
         // with the same values
         List<List<BatchJournal.Entry>> batches = batch.pending();
         for (List<BatchJournal.Entry> writes : batches) {
-            for (BatchJournal.Entry w : writes) {
-                if (w.value() == null) {
-                    map().remove(w.key());
-                } else {
-                    ValueHeader.checkLayout(w.value());
-                    map().put(w.key(), w.value());
-                }
-            }
+            applyJournaled(writes);
             log.warn("{}: applied a multi-key write of {} key(s) that was in flight when the server stopped: {}",
                     name, writes.size(), writes.size() <= 4 ? writes : writes.subList(0, 4) + "...");
         }
@@ -209,14 +204,7 @@ public final class Keyspace implements Closeable {
         // included) was applied; its undo record holds every key's value from before it
         List<List<BatchJournal.Entry>> undone = txJournal == null ? List.of() : txJournal.pending();
         for (List<BatchJournal.Entry> writes : undone) {
-            for (BatchJournal.Entry w : writes) {
-                if (w.value() == null) {
-                    map().remove(w.key());
-                } else {
-                    ValueHeader.checkLayout(w.value());
-                    map().put(w.key(), w.value());
-                }
-            }
+            applyJournaled(writes);
             log.warn("{}: took back a transaction of {} key(s) that was in flight when the server stopped", name,
                     writes.size());
         }
@@ -224,6 +212,18 @@ public final class Keyspace implements Closeable {
             txJournal.clearAll();
         }
         return !pending.isEmpty() || !batches.isEmpty() || !undone.isEmpty();
+    }
+
+    /** Puts (or removes) what a pending batch or undo record names, straight into the map. */
+    private void applyJournaled(List<BatchJournal.Entry> writes) {
+        for (BatchJournal.Entry w : writes) {
+            if (w.value() == null) {
+                map().remove(w.key());
+            } else {
+                ValueHeader.checkLayout(w.value());
+                map().put(w.key(), w.value());
+            }
+        }
     }
 
     private static CleanState takeCleanState(Path dir, String name) {
@@ -246,6 +246,7 @@ public final class Keyspace implements Closeable {
         reset(keys, clean.keys);
         reset(volatileKeys, clean.volatileKeys);
         reset(deadlineSum, clean.deadlineSum);
+        reset(liveBytes, clean.bytes);
         long now = clock.nowMillis();
         int dead = 0;
         for (CleanState.Entry e : clean.records) {
@@ -280,7 +281,7 @@ public final class Keyspace implements Closeable {
         List<byte[]> dead = new ArrayList<>();
         Set<Long> liveBlobs = new HashSet<>();
         Set<String> liveKeyFiles = new HashSet<>();
-        long[] count = new long[3];
+        long[] count = new long[4];
         // headers are read in place: a restart with millions of keys copies no value
         map().forEachEntry(e -> {
             net.openhft.chronicle.hash.Data<byte[]> d = e.value();
@@ -295,6 +296,7 @@ public final class Keyspace implements Closeable {
                 return;
             }
             count[0]++;
+            count[3] += footprint((int) e.key().size(), d);
             byte[] mk = e.key().get();
             if (KeyCodec.isDigest(mk)) {
                 liveKeyFiles.add(KeyCodec.fileName(mk));
@@ -315,6 +317,7 @@ public final class Keyspace implements Closeable {
         reset(keys, count[0]);
         reset(volatileKeys, count[1]);
         reset(deadlineSum, count[2]);
+        reset(liveBytes, count[3]);
         int orphans = blobs.sweep(liveBlobs);
         blobs.sweepKeyFiles(liveKeyFiles);
         if (!dead.isEmpty() || orphans > 0) {
@@ -467,8 +470,14 @@ public final class Keyspace implements Closeable {
             idx[i] = stripeOf(keyList[i]);
         }
         Arrays.sort(idx);
+        // shared with transactions: DBSIZE, KEYS, SCAN and RANDOMKEY (exclusive) never see an
+        // MSET, a DEL of several keys or a RENAME half done
+        boolean gated = idx[0] != idx[idx.length - 1];
         for (int attempt = 0; ; attempt++) {
             int taken = 0;
+            if (gated) {
+                txGate.readLock().lock();
+            }
             try {
                 for (int i = 0; i < idx.length; i++) {
                     if (i == 0 || idx[i] != idx[i - 1]) {
@@ -489,6 +498,9 @@ public final class Keyspace implements Closeable {
                     if (i == 0 || idx[i] != idx[i - 1]) {
                         stripes[idx[i]].unlock();
                     }
+                }
+                if (gated) {
+                    txGate.readLock().unlock();
                 }
                 if (!stripes[idx[0]].isHeldByCurrentThread()) {
                     growIfNeeded();
@@ -876,7 +888,7 @@ public final class Keyspace implements Closeable {
             int avgValue = (int) Math.max(8, Math.min(ValueHeader.headerLength(0) + BLOB_THRESHOLD,
                     valueBytes.sum() / n + 1));
             long now = clock.nowMillis();
-            long[] kept = new long[3];
+            long[] kept = new long[4];
             List<Long> deadBlobs = new ArrayList<>();
             file.grow(target, avgKey, avgValue, (k, v) -> {
                 if (ValueHeader.isExpired(v, now)) {
@@ -888,6 +900,7 @@ public final class Keyspace implements Closeable {
                     return false;
                 }
                 kept[0]++;
+                kept[3] += footprint(k, v);
                 long at = ValueHeader.expireAt(v);
                 if (at != ValueHeader.NO_EXPIRY) {
                     kept[1]++;
@@ -898,6 +911,7 @@ public final class Keyspace implements Closeable {
             reset(keys, kept[0]);
             reset(volatileKeys, kept[1]);
             reset(deadlineSum, kept[2]);
+            reset(liveBytes, kept[3]);
             epoch++;
             deadBlobs.forEach(blobs::delete);
         } finally {
@@ -933,7 +947,17 @@ public final class Keyspace implements Closeable {
             dropKeyFile(KeyCodec.fileName(key));
         }
         accountRemoval(ValueHeader.expireAt(stored), ValueHeader.isBlob(stored) ? ValueHeader.blobId(stored)
-                : ValueHeader.NO_BLOB);
+                : ValueHeader.NO_BLOB, footprint(key, stored));
+    }
+
+    /** What a key takes for the byte quota: its stored key, its map value, and its blob if any. */
+    private static long footprint(byte[] key, byte[] stored) {
+        return key.length + stored.length + (ValueHeader.isBlob(stored) ? ValueHeader.blobLength(stored) : 0);
+    }
+
+    /** {@link #footprint(byte[], byte[])} of an entry read in place. */
+    private static long footprint(int keyLength, net.openhft.chronicle.hash.Data<byte[]> value) {
+        return keyLength + value.size() + ValueHeader.blobLengthOrZero(value.bytes(), value.offset());
     }
 
     /**
@@ -972,7 +996,7 @@ public final class Keyspace implements Closeable {
             }
         }
         touched(key);
-        accountWrite(key, stored, old != null, oldAt, at, fileRecord);
+        accountWrite(key, stored, old != null, old == null ? 0 : footprint(key, old), oldAt, at, fileRecord);
     }
 
     /** Whether a write with deadline {@code at} needs a new wheel record (see {@link #put}). */
@@ -986,10 +1010,12 @@ public final class Keyspace implements Closeable {
     }
 
     /** The counts and the wheel after a write; {@code existed}: the key was live before it. */
-    private void accountWrite(byte[] key, byte[] stored, boolean existed, long oldAt, long at, boolean fileRecord) {
+    private void accountWrite(byte[] key, byte[] stored, boolean existed, long oldBytes, long oldAt, long at,
+                              boolean fileRecord) {
         if (!existed) {
             keys.increment();
         }
+        liveBytes.add(footprint(key, stored) - oldBytes);
         boolean wasVolatile = oldAt != ValueHeader.NO_EXPIRY;
         boolean isVolatile = at != ValueHeader.NO_EXPIRY;
         if (wasVolatile != isVolatile) {
@@ -1013,14 +1039,15 @@ public final class Keyspace implements Closeable {
     }
 
     /** A key found past its deadline was removed or overwritten: the counts, expired_keys, its blob. */
-    private void accountExpired(long at, long blobId) {
-        accountRemoval(at, blobId);
+    private void accountExpired(long at, long blobId, long bytes) {
+        accountRemoval(at, blobId, bytes);
         expired.increment();
     }
 
     /** The counts after a live key was removed; deletes its blob. */
-    private void accountRemoval(long oldAt, long blobId) {
+    private void accountRemoval(long oldAt, long blobId, long bytes) {
         keys.decrement();
+        liveBytes.add(-bytes);
         if (oldAt != ValueHeader.NO_EXPIRY) {
             volatileKeys.decrement();
             deadlineSum.add(-(oldAt - DEADLINE_BASE));
@@ -1330,10 +1357,12 @@ public final class Keyspace implements Closeable {
             // accounted for once this context has removed or replaced it (not if the write fails)
             long expiredAt = ValueHeader.NO_EXPIRY;
             long expiredBlob = ValueHeader.NO_BLOB;
+            long oldBytes = 0;
             if (e != null) {
                 net.openhft.chronicle.hash.Data<byte[]> d = e.value();
                 net.openhft.chronicle.bytes.RandomDataInput in = d.bytes();
                 long off = d.offset();
+                oldBytes = footprint(key.length, d);
                 oldAt = ValueHeader.expireAt(in, off);
                 oldBlob = ValueHeader.blobIdOrNone(in, off);
                 if (ValueHeader.isPast(oldAt, now)) {
@@ -1353,7 +1382,7 @@ public final class Keyspace implements Closeable {
                 if (e != null && !live) {
                     q.remove(e);
                     touched(key);
-                    accountExpired(expiredAt, expiredBlob);
+                    accountExpired(expiredAt, expiredBlob, oldBytes);
                 }
                 return SetResult.NOT_APPLIED;
             }
@@ -1364,9 +1393,9 @@ public final class Keyspace implements Closeable {
             writeThrough(q, e, key, stored, slot);
             touched(key);
             if (e != null && !live) {
-                accountExpired(expiredAt, expiredBlob);
+                accountExpired(expiredAt, expiredBlob, oldBytes);
             }
-            accountWrite(key, stored, live, oldAt, at, fileRecord);
+            accountWrite(key, stored, live, live ? oldBytes : 0, oldAt, at, fileRecord);
             if (undo != null) {
                 undo.written(key, before, oldBlob);
             } else if (oldBlob != ValueHeader.NO_BLOB) {
@@ -1529,7 +1558,7 @@ public final class Keyspace implements Closeable {
                     if (now != null) {
                         map().remove(key);
                         touched(key);
-                        accountRemoval(ValueHeader.expireAt(now), ValueHeader.NO_BLOB);
+                        accountRemoval(ValueHeader.expireAt(now), ValueHeader.NO_BLOB, footprint(key, now));
                     }
                 } else {
                     put(key, old, now);
@@ -1741,10 +1770,12 @@ public final class Keyspace implements Closeable {
             // or replaced it (not if the write fails for want of room)
             long expiredAt = ValueHeader.NO_EXPIRY;
             long expiredBlob = ValueHeader.NO_BLOB;
+            long oldBytes = 0;
             if (e != null) {
                 net.openhft.chronicle.hash.Data<byte[]> d = e.value();
                 net.openhft.chronicle.bytes.RandomDataInput in = d.bytes();
                 long off = d.offset();
+                oldBytes = footprint(key.length, d);
                 at = ValueHeader.expireAt(in, off);
                 long blob = ValueHeader.blobIdOrNone(in, off);
                 if (ValueHeader.isPast(at, now)) {
@@ -1775,7 +1806,7 @@ public final class Keyspace implements Closeable {
                 if (e != null && !live) {
                     q.remove(e);
                     touched(key);
-                    accountExpired(expiredAt, expiredBlob);
+                    accountExpired(expiredAt, expiredBlob, oldBytes);
                 }
                 return new CounterResult(OpStatus.OVERFLOW, 0);
             }
@@ -1785,9 +1816,9 @@ public final class Keyspace implements Closeable {
             writeThrough(q, e, key, stored, slot);
             touched(key);
             if (e != null && !live) {
-                accountExpired(expiredAt, expiredBlob);
+                accountExpired(expiredAt, expiredBlob, oldBytes);
             }
-            accountWrite(key, stored, live, at, at, false);
+            accountWrite(key, stored, live, live ? oldBytes : 0, at, at, false);
             return new CounterResult(OpStatus.OK, next);
         } catch (IllegalStateException | IllegalArgumentException ex) {
             throw new CapacityExhausted(ex);
@@ -1840,6 +1871,48 @@ public final class Keyspace implements Closeable {
         });
     }
 
+    /**
+     * DEL / UNLINK of several keys at one moment (all their stripes held): how many existed. A key
+     * named twice counts once, as in Redis; no other command sees part of the deletion.
+     */
+    public long delAll(byte[][] userKeys, int from) {
+        byte[][] uk = Arrays.copyOfRange(userKeys, from, userKeys.length);
+        byte[][] ks = new byte[uk.length][];
+        for (int i = 0; i < uk.length; i++) {
+            ks[i] = KeyCodec.mapKey(uk[i]);
+        }
+        return locked(ks, uk, () -> {
+            long n = 0;
+            for (byte[] key : ks) {
+                byte[] v = readLive(key);
+                if (v != null) {
+                    removeStored(key, v);
+                    n++;
+                }
+            }
+            return n;
+        });
+    }
+
+    /**
+     * EXISTS / TOUCH of several keys at one moment: which exist (a key named twice counts each
+     * time, as in Redis).
+     */
+    public boolean[] existsAll(byte[][] userKeys, int from) {
+        byte[][] uk = Arrays.copyOfRange(userKeys, from, userKeys.length);
+        byte[][] ks = new byte[uk.length][];
+        for (int i = 0; i < uk.length; i++) {
+            ks[i] = KeyCodec.mapKey(uk[i]);
+        }
+        return locked(ks, uk, () -> {
+            boolean[] out = new boolean[ks.length];
+            for (int i = 0; i < ks.length; i++) {
+                out[i] = readLive(ks[i]) != null;
+            }
+            return out;
+        });
+    }
+
     /** EXISTS / TOUCH of one key. */
     public boolean exists(byte[] userKey) {
         byte[] key = KeyCodec.mapKey(userKey);
@@ -1886,7 +1959,8 @@ public final class Keyspace implements Closeable {
             } finally {
                 batch.end(token);
             }
-            accountRemoval(ValueHeader.expireAt(v), ValueHeader.NO_BLOB); // the blob moved with the key
+            // the blob moved with the key: put() counted it for dst
+            accountRemoval(ValueHeader.expireAt(v), ValueHeader.NO_BLOB, footprint(src, v));
             if (old != null && ValueHeader.isBlob(old)) {
                 dropBlob(ValueHeader.blobId(old));
             }
@@ -2150,9 +2224,10 @@ public final class Keyspace implements Closeable {
                 return at;
             }
             long blobId = ValueHeader.blobIdOrNone(in, off);
+            long bytes = footprint(key.length, data);
             q.remove(e);
             touched(key);
-            accountExpired(at, blobId);
+            accountExpired(at, blobId, bytes);
             if (KeyCodec.isDigest(key)) {
                 dropKeyFile(KeyCodec.fileName(key));
             }
@@ -2186,6 +2261,11 @@ public final class Keyspace implements Closeable {
         return Math.max(0, mean);
     }
 
+    /** What the live keys take in bytes: keys, stored values and blobs (the apps' byte quota). */
+    public long liveBytes() {
+        return liveBytes.sum();
+    }
+
     /** Live keys with a deadline. */
     public long volatileSize() {
         return volatileKeys.sum();
@@ -2217,6 +2297,7 @@ public final class Keyspace implements Closeable {
             reset(keys, 0);
             reset(volatileKeys, 0);
             reset(deadlineSum, 0);
+            reset(liveBytes, 0);
             epoch++;
         } finally {
             unlockAll();
@@ -2312,7 +2393,8 @@ public final class Keyspace implements Closeable {
             }
             if (listed) {
                 try {
-                    CleanState.write(file.file().getParent(), file.file(), keys.sum(), vol, deadlineSum.sum(), records);
+                    CleanState.write(file.file().getParent(), file.file(), keys.sum(), vol, deadlineSum.sum(),
+                            liveBytes.sum(), records);
                 } catch (IOException | RuntimeException e) {
                     log.warn("{}: could not save its clean-shutdown state ({}); the next open scans the map", name,
                             e.toString());

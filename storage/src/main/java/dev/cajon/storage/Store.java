@@ -51,6 +51,9 @@ public final class Store implements Closeable {
     private final FileLock lock;
     private final boolean recovered;
     private final Map<String, Keyspace> open = new ConcurrentHashMap<>();
+    /** The same keyspaces by app, then db: an app's usage and walks never look at other apps. */
+    private final Map<String, java.util.concurrent.ConcurrentSkipListMap<Integer, Keyspace>> byApp =
+            new ConcurrentHashMap<>();
     private final ExpiryListener expiryListener;
     private volatile boolean closed;
     /** Data directories (real paths) held by a Store of this JVM. */
@@ -153,8 +156,12 @@ public final class Store implements Closeable {
                     for (Path db : dbs) {
                         Matcher m = DB_DIR.matcher(db.getFileName().toString());
                         if (m.matches() && dev.cajon.storage.chronicle.MapFile.exists(db)) {
-                            String key = key(app.getFileName().toString(), Integer.parseInt(m.group(1)));
-                            open.put(key, Keyspace.open(db, key, clock, recover, expiryListener));
+                            String a = app.getFileName().toString();
+                            int n = Integer.parseInt(m.group(1));
+                            String key = key(a, n);
+                            Keyspace ks = Keyspace.open(db, key, clock, recover, expiryListener);
+                            open.put(key, ks);
+                            index(a, n, ks);
                         }
                     }
                 }
@@ -189,8 +196,39 @@ public final class Store implements Closeable {
         if (ks != null) {
             return ks;
         }
-        return open.computeIfAbsent(k, kk -> Keyspace.open(dir.resolve(app).resolve("db" + db), kk, clock, false,
-                expiryListener));
+        return open.computeIfAbsent(k, kk -> {
+            Keyspace created = Keyspace.open(dir.resolve(app).resolve("db" + db), kk, clock, false, expiryListener);
+            index(app, db, created);
+            return created;
+        });
+    }
+
+    private void index(String app, int db, Keyspace ks) {
+        byApp.computeIfAbsent(app, a -> new java.util.concurrent.ConcurrentSkipListMap<>()).put(db, ks);
+    }
+
+    /** Live keys over every open keyspace of {@code app} (its key quota). */
+    public long appKeys(String app) {
+        var dbs = byApp.get(app);
+        long n = 0;
+        if (dbs != null) {
+            for (Keyspace ks : dbs.values()) {
+                n += ks.size();
+            }
+        }
+        return n;
+    }
+
+    /** What the live keys of {@code app} take, over every open keyspace (its byte quota). */
+    public long appBytes(String app) {
+        var dbs = byApp.get(app);
+        long n = 0;
+        if (dbs != null) {
+            for (Keyspace ks : dbs.values()) {
+                n += ks.liveBytes();
+            }
+        }
+        return n;
     }
 
     /** The keyspace of (app, db) if it has been opened or exists on disk, else null. */
@@ -200,15 +238,10 @@ public final class Store implements Closeable {
 
     /** Visits every open keyspace of {@code app} with its db number, in db order. */
     public void forEachKeyspace(String app, BiConsumer<Integer, Keyspace> visitor) {
-        List<Map.Entry<Integer, Keyspace>> list = new ArrayList<>();
-        String prefix = app + "/";
-        for (Map.Entry<String, Keyspace> e : open.entrySet()) {
-            if (e.getKey().startsWith(prefix)) {
-                list.add(Map.entry(Integer.parseInt(e.getKey().substring(prefix.length())), e.getValue()));
-            }
+        var dbs = byApp.get(app);
+        if (dbs != null) {
+            dbs.forEach(visitor);
         }
-        list.sort(Map.Entry.comparingByKey());
-        list.forEach(e -> visitor.accept(e.getKey(), e.getValue()));
     }
 
     /** Every open keyspace. */

@@ -55,7 +55,7 @@ class CleanRestartTest {
         CleanState s = CleanState.take(ksDir());
         Path map = ksDir().resolve(s.mapFile);
         java.nio.file.attribute.FileTime mtime = Files.getLastModifiedTime(map);
-        CleanState.write(ksDir(), map, keys, s.volatileKeys, s.deadlineSum, s.records);
+        CleanState.write(ksDir(), map, keys, s.volatileKeys, s.deadlineSum, s.bytes, s.records);
         Files.setLastModifiedTime(map, mtime);
     }
 

@@ -138,8 +138,8 @@ public final class CommandDocs {
     }
 
     /**
-     * As Redis's addReplyCommandDocs: flags, doc_flags, history and arguments are sets (RESP3),
-     * a history entry is an array, every object a map.
+     * As Redis 7.0's addReplyCommandDocs: flags, doc_flags and history are sets (RESP3),
+     * arguments and a history entry are arrays, every object a map.
      */
     private static void encode(ByteBuf buf, String key, Object v, dev.cajon.protocol.RespProtocol p) {
         if (v instanceof String s) {
@@ -148,7 +148,7 @@ public final class CommandDocs {
             Resp.integer(buf, n);
         } else if (v instanceof List<?> list) {
             boolean status = key.equals("flags") || key.equals("doc_flags");
-            if (status || key.equals("history") || key.equals("arguments")) {
+            if (status || key.equals("history")) {
                 p.setHeader(buf, list.size());
             } else {
                 Resp.arrayHeader(buf, list.size());

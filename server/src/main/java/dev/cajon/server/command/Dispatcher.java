@@ -43,13 +43,17 @@ public final class Dispatcher {
     public void dispatch(Ctx c, Argv argv) {
         Object checked = check(c.session(), argv);
         if (!(checked instanceof CommandSpec spec)) {
-            reject(c, (String) checked);
+            reject(c, argv, (String) checked);
             return;
         }
         Transaction tx = c.session().transaction();
+        if (server.quotas().active() && deniedByQuota(c, spec, tx)) {
+            reject(c, argv, RedisErrors.OOM);
+            return;
+        }
         if (tx.inMulti() && !Transaction.runsInMulti(spec.name())) {
             if (spec.has(CommandFlag.NO_MULTI)) {
-                reject(c, RedisErrors.NOT_IN_MULTI);
+                reject(c, argv, RedisErrors.NOT_IN_MULTI);
                 return;
             }
             tx.queue(argv, spec);
@@ -92,9 +96,27 @@ public final class Dispatcher {
         return spec;
     }
 
-    /** A command refused before it ran; inside MULTI, the transaction will abort. */
-    private void reject(Ctx c, String error) {
+    /**
+     * The app's quota is reached and the command would add data: flagged denyoom, or an EXEC with
+     * such a command queued (as Redis's processCommand treats maxmemory).
+     */
+    private boolean deniedByQuota(Ctx c, CommandSpec spec, Transaction tx) {
+        boolean adds = spec.has(CommandFlag.DENYOOM) || spec.name().equals("exec") && tx.queuedDenyoom();
+        return adds && server.quotas().refuse(c.session().app());
+    }
+
+    /**
+     * A command refused before it ran; inside MULTI, the transaction will abort. A refused EXEC
+     * (wrong arity, NOAUTH) discards the transaction and its watches at once, and says so, as
+     * Redis's execCommandAbort does, inside MULTI or not.
+     */
+    private void reject(Ctx c, Argv argv, String error) {
         Transaction tx = c.session().transaction();
+        if (ArgCursor.is(argv.arg(0), "exec")) {
+            tx.reset();
+            c.error(RedisErrors.execAbortedBecause(error));
+            return;
+        }
         if (tx.inMulti()) {
             tx.fail();
         }

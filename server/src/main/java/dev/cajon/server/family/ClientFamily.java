@@ -371,9 +371,9 @@ public final class ClientFamily {
 
     /** CLIENT TRACKINGINFO: flags [off], redirect -1, no prefixes (the RESP2 form of Redis's map). */
     static void trackinginfo(Ctx c) {
-        c.arrayHeader(6);
+        c.mapHeader(3);
         c.bulk("flags");
-        c.arrayHeader(1);
+        c.setHeader(1);
         c.bulk("off");
         c.bulk("redirect");
         c.integer(-1);

@@ -12,6 +12,7 @@ import dev.cajon.server.command.CommandError;
 import dev.cajon.server.command.CommandTable;
 import dev.cajon.server.command.Ctx;
 import dev.cajon.server.session.Accounts;
+import dev.cajon.server.session.ClientSession;
 
 /** Connection commands: PING, ECHO, QUIT, SELECT, HELLO and AUTH (CLIENT is {@link ClientFamily}). */
 public final class ConnectionFamily {
@@ -128,6 +129,25 @@ public final class ConnectionFamily {
         c.arrayHeader(0);
     }
 
+    /**
+     * RESET: the connection as it was when it connected, as Redis's clearClientConnectionState:
+     * no transaction and no watches, RESP2, db 0, no name, replies on, the NO-EVICT and NO-TOUCH
+     * flags off, and the default user: authenticated only when default needs no password, as
+     * Redis's clientSetDefaultAuth (RESET is no_auth, so it must never log anyone in).
+     */
+    static void reset(Ctx c) {
+        ClientSession s = c.session();
+        s.transaction().reset();
+        c.protocol(RespProtocol.RESP2);
+        s.db(0);
+        s.name("");
+        s.replyOn();
+        s.noEvict(false);
+        s.noTouch(false);
+        c.server().accounts().reset(s);
+        c.simple("RESET");
+    }
+
     /** Client names and library fields: printable ASCII without spaces, as Redis requires. */
     static String validName(byte[] b, String error) {
         for (byte x : b) {
@@ -144,6 +164,7 @@ public final class ConnectionFamily {
         t.register(cmd("quit", -1, "allow_busy noscript loading stale fast no_auth", 0, 0, 0, "connection", "1.0.0", "Close the connection", ConnectionFamily::quit));
         t.register(cmd("select", 2, "loading stale fast", 0, 0, 0, "connection", "1.0.0", "Change the selected database for the current connection", ConnectionFamily::select));
         t.register(cmd("auth", -2, "noscript loading stale fast no_auth allow_busy", 0, 0, 0, "connection", "1.0.0", "Authenticate to the server", ConnectionFamily::auth));
+        t.register(cmd("reset", 1, "noscript loading stale fast no_auth allow_busy", 0, 0, 0, "connection", "6.2.0", "Reset the connection", ConnectionFamily::reset));
         t.register(cmd("hello", -1, "noscript loading stale fast no_auth allow_busy", 0, 0, 0, "connection", "6.0.0", "Handshake with Redis", ConnectionFamily::hello));
     }
 }

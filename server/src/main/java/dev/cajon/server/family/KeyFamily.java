@@ -19,23 +19,19 @@ public final class KeyFamily {
     }
 
     /** DEL and UNLINK (blob files are removed synchronously; they are plain unlinks). */
+    /** DEL and UNLINK: the keys go together, no other command sees part of it. */
     static void del(Ctx c) {
-        Keyspace ks = c.keyspace();
-        long n = 0;
-        for (int i = 1; i < c.argc(); i++) {
-            if (ks.del(c.arg(i))) {
-                n++;
-            }
+        if (c.argc() == 2) {
+            c.integer(c.keyspace().del(c.arg(1)) ? 1 : 0);
+            return;
         }
-        c.integer(n);
+        c.integer(c.keyspace().delAll(c.argv().args(), 1));
     }
 
     /** EXISTS and TOUCH: repeated keys count each time, as in Redis. */
     static void exists(Ctx c) {
-        Keyspace ks = c.keyspace();
         long n = 0;
-        for (int i = 1; i < c.argc(); i++) {
-            boolean hit = ks.exists(c.arg(i));
+        for (boolean hit : c.keyspace().existsAll(c.argv().args(), 1)) {
             c.lookedUp(hit);
             if (hit) {
                 n++;

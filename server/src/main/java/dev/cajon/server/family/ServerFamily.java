@@ -404,6 +404,18 @@ public final class ServerFamily {
     }
 
     private static void memorySection(Ctx c, StringBuilder sb) {
+        String app = c.session().app();
+        if (!app.equals(dev.cajon.storage.Store.DEFAULT_APP)) {
+            // an app sees its own drawer: its data and its byte quota (as maxmemory), nothing of the process
+            long used = c.server().store().appBytes(app);
+            sb.append("# Memory\r\n");
+            line(sb, "used_memory", used);
+            line(sb, "used_memory_human", human(used));
+            line(sb, "used_memory_dataset", used);
+            line(sb, "maxmemory", c.server().quotas().of(app).maxBytes());
+            line(sb, "maxmemory_policy", "noeviction");
+            return;
+        }
         Runtime rt = Runtime.getRuntime();
         long heap = rt.totalMemory() - rt.freeMemory();
         long mapped = 0;

@@ -97,6 +97,16 @@ public final class Accounts {
         s.authenticated(def.enabled() && def.nopass());
     }
 
+    /**
+     * RESET: the connection goes back to the default user and its app, authenticated only when
+     * default is on and has no password, as Redis's clientSetDefaultAuth.
+     */
+    public void reset(ClientSession s) {
+        App def = users.get(DEFAULT_USER);
+        s.authenticatedAs(DEFAULT_USER, false);
+        s.authenticated(def.enabled() && def.nopass());
+    }
+
     // ------------------------------------------------------------------ AUTH
 
     /**

@@ -74,6 +74,16 @@ public final class Transaction {
         return false;
     }
 
+    /** Whether a queued command is flagged denyoom (a quota refuses such an EXEC). */
+    public boolean queuedDenyoom() {
+        for (Queued q : queued) {
+            if (q.spec().has(dev.cajon.server.command.CommandFlag.DENYOOM)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The number of commands queued (CLIENT LIST's multi=, -1 outside MULTI). */
     public int multiCount() {
         return inMulti ? queued.size() : -1;

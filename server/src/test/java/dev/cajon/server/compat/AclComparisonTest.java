@@ -212,6 +212,8 @@ class AclComparisonTest extends ComparisonTestBase {
                 .cmd("ACL", "WHOAMI")
                 .cmd("HELLO", "2", "AUTH", "shop", "wrong")
                 .cmd("ACL", "WHOAMI")
+                .cmd("RESET")
+                .cmd("ACL", "WHOAMI") // RESET goes back to the default user
                 .cmd("AUTH", "default", "x")
                 .cmd("ACL", "DRYRUN", "shop", "config", "set", "a", "b")
                 .cmd("ACL", "DRYRUN", "shop", "get", "k")
@@ -233,6 +235,7 @@ class AclComparisonTest extends ComparisonTestBase {
                         c("AUTH", "wrong"), c("AUTH", "default", "wrong"), c("AUTH", "a", "b", "c"),
                         c("AUTH", ADMIN_PW), c("CLIENT", "GETNAME"), c("ACL", "WHOAMI"), c("PING")), 15)
                 .fresh(pipeline(c("AUTH", "default", ADMIN_PW), c("ACL", "WHOAMI"), c("AUTH", "wrong"), c("PING")), 4)
+                .fresh(pipeline(c("RESET"), c("PING"), c("AUTH", ADMIN_PW), c("RESET"), c("PING")), 5)
                 .fresh(pipeline(c("QUIT")), 1)
                 .cmd("ACL", "SETUSER", "default", "nopass")
                 .fresh(pipeline(c("PING"), c("AUTH", ADMIN_PW)), 2)

@@ -1,5 +1,6 @@
 package dev.cajon.server.compat;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -92,13 +93,15 @@ interface Check {
     }
 
     /**
-     * Top-level arrays of the same size whose elements are byte-identical except at the given
-     * indexes, where only the shape is compared (HELLO's client id).
+     * Top-level aggregates of the same type and size whose elements are byte-identical except at
+     * the given indexes, where only the shape is compared (HELLO's client id: index 7 both of
+     * RESP2's flat array and of RESP3's map, whose keys and values count in turn).
      */
     static Check exceptAt(int... indexes) {
         Set<Integer> skip = IntStream.of(indexes).boxed().collect(Collectors.toSet());
         return (r, c) -> {
-            if (!r.isArray() || !c.isArray() || r.elements().size() != c.elements().size()) {
+            if (!r.isAggregate() || r.type() != c.type() || r.isNull() != c.isNull()
+                    || r.elements().size() != c.elements().size()) {
                 return EXACT.compare(r, c);
             }
             StringBuilder sb = new StringBuilder();
@@ -108,6 +111,54 @@ interface Check {
                 if (d != null) {
                     sb.append("element ").append(i).append(": redis ").append(r.element(i)).append(", cajon ")
                             .append(c.element(i)).append("; ");
+                }
+            }
+            return sb.length() == 0 ? null : sb.toString();
+        };
+    }
+
+    /**
+     * HELLO's reply, as the RESP3 handshake checks it: the same type (RESP3's map), the same
+     * fields in the same order, the same {@code proto}; every other value by shape only (the
+     * client id differs, and the version may). The HELLO scenarios compare the rest exactly.
+     */
+    Check HELLO = (r, c) -> {
+        if (r.type() != c.type() || r.isNull() != c.isNull() || r.elements().size() != c.elements().size()) {
+            return "shapes differ: redis " + r.shape() + ", cajon " + c.shape();
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i + 1 < r.elements().size(); i += 2) {
+            Reply key = r.element(i);
+            if (!Arrays.equals(key.raw(), c.element(i).raw())) {
+                sb.append("field ").append(i / 2).append(": redis ").append(key).append(", cajon ")
+                        .append(c.element(i)).append("; ");
+                continue;
+            }
+            boolean proto = "$5\r\nproto\r\n".equals(new String(key.raw(), StandardCharsets.ISO_8859_1));
+            String d = (proto ? EXACT : SHAPE).compare(r.element(i + 1), c.element(i + 1));
+            if (d != null) {
+                sb.append(Reply.show(key.payload())).append(": redis ").append(r.element(i + 1)).append(", cajon ")
+                        .append(c.element(i + 1)).append("; ");
+            }
+        }
+        return sb.length() == 0 ? null : sb.toString();
+    };
+
+    /**
+     * Aggregates of the same type and size, byte-identical except element {@code index}, which
+     * {@code inner} compares: a HELLO reply (with its client id) inside EXEC's array.
+     */
+    static Check at(int index, Check inner) {
+        return (r, c) -> {
+            if (!r.isAggregate() || r.type() != c.type() || r.isNull() != c.isNull()
+                    || r.elements().size() != c.elements().size() || index >= r.elements().size()) {
+                return EXACT.compare(r, c);
+            }
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < r.elements().size(); i++) {
+                String d = (i == index ? inner : EXACT).compare(r.element(i), c.element(i));
+                if (d != null) {
+                    sb.append("element ").append(i).append(": ").append(d).append("; ");
                 }
             }
             return sb.length() == 0 ? null : sb.toString();

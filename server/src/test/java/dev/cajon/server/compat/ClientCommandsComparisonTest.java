@@ -28,6 +28,9 @@ import org.junit.jupiter.api.Test;
  * cannot pass by observing nothing. Waits are bounded: a reply is awaited 5 s at most, a
  * connection is polled until CLIENT LIST shows it blocked, and the only real waiting is for a
  * pause to run out (300 ms and 1.5 s).
+ *
+ * <p>The {@link Scenario}s run in both protocols ({@link BothProtocols}); the multi-connection
+ * scripts speak RESP2 only, and their expected observations are RESP2 bytes.
  */
 class ClientCommandsComparisonTest extends ComparisonTestBase {
 
@@ -124,7 +127,7 @@ class ClientCommandsComparisonTest extends ComparisonTestBase {
                 seen);
     }
 
-    @Test
+    @BothProtocols
     void killErrors() throws Exception {
         scenario("CLIENT KILL errors")
                 .cmd("CLIENT", "KILL")
@@ -287,7 +290,7 @@ class ClientCommandsComparisonTest extends ComparisonTestBase {
         assertEquals(List.of("+OK\r\n", "+OK\r\n", "held for the pause: true", "+OK\r\n"), seen);
     }
 
-    @Test
+    @BothProtocols
     void pauseErrorsAndPausesOfNoLength() throws Exception {
         scenario("CLIENT PAUSE errors")
                 .cmd("CLIENT", "PAUSE", "abc")
@@ -332,7 +335,7 @@ class ClientCommandsComparisonTest extends ComparisonTestBase {
         return argv;
     }
 
-    @Test
+    @BothProtocols
     void replyOffSkipOn() throws Exception {
         scenario("CLIENT REPLY")
                 // OFF: nothing, errors included, until ON, whose +OK is sent
@@ -358,7 +361,7 @@ class ClientCommandsComparisonTest extends ComparisonTestBase {
     }
 
     /** A value past 16 KiB is streamed from its blob file by Cajon: a skipped one must not be. */
-    @Test
+    @BothProtocols
     void replySkipAndOffDropALargeValue() throws Exception {
         String big = "x".repeat(100_000);
         scenario("CLIENT REPLY with a large value")
@@ -396,7 +399,7 @@ class ClientCommandsComparisonTest extends ComparisonTestBase {
     }
 
     /** Redis 7.0 has no CLIENT NO-TOUCH (7.2 does): checked against 7.2's documented replies. */
-    @Test
+    @BothProtocols
     void noTouchCajonOnly() throws Exception {
         scenario("CLIENT NO-TOUCH (Cajon only)")
                 .cajonOnly("+OK\r\n", "CLIENT", "NO-TOUCH", "ON")
@@ -406,7 +409,7 @@ class ClientCommandsComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void trackingOffGetredirTrackinginfo() throws Exception {
         scenario("CLIENT TRACKING OFF, GETREDIR, TRACKINGINFO")
                 .cmd("CLIENT", "GETREDIR")
@@ -443,7 +446,7 @@ class ClientCommandsComparisonTest extends ComparisonTestBase {
     }
 
     /** Cajon has no client-side caching: TRACKING ON is refused (Redis turns tracking on). */
-    @Test
+    @BothProtocols
     void trackingOnIsRefusedByDesign() throws Exception {
         scenario("CLIENT TRACKING ON (deliberate difference)")
                 .cajonOnly("-ERR client-side caching is not supported: CLIENT TRACKING ON is not available\r\n",

@@ -80,7 +80,7 @@ class CommandDocsComparisonTest extends ComparisonTestBase {
 
     // ---------------------------------------------------------------- COMMAND DOCS <name>
 
-    @Test
+    @BothProtocols
     void everyCommandAndSubcommandMatchesRedis() throws Exception {
         Scenario s = scenario("COMMAND DOCS <every command and subcommand>");
         for (String name : knownToRedis) {
@@ -92,7 +92,7 @@ class CommandDocsComparisonTest extends ComparisonTestBase {
         s.run();
     }
 
-    /** Commands newer than the Redis under test: documented from their own Redis version. */
+    /** Commands newer than the Redis under test: documented from their own Redis version (no server involved). */
     @Test
     void commandsRedisDoesNotKnowAreNewerThanIt() {
         for (String name : plain) {
@@ -106,7 +106,7 @@ class CommandDocsComparisonTest extends ComparisonTestBase {
         }
     }
 
-    @Test
+    @BothProtocols
     void severalNamesUnknownNamesAndCase() throws Exception {
         scenario("COMMAND DOCS name forms")
                 .cmd("COMMAND", "DOCS", "get", "set", "nosuchcommand", "GET", "client|id", "Client|GetName")
@@ -118,15 +118,17 @@ class CommandDocsComparisonTest extends ComparisonTestBase {
     }
 
     /** COMMAND DOCS without names: one entry per registered command, each as Redis's. */
-    @Test
+    @BothProtocols
     void everyEntryOfTheFullListMatchesRedis() throws Exception {
         Map<String, Reply> redis;
         Map<String, Reply> cajon;
-        try (RespClient r = RespClient.connect(redisPort()); RespClient c = RespClient.connect(cajonPort())) {
+        RespClient[] both = connectBoth();
+        try (RespClient r = both[0]; RespClient c = both[1]) {
             redis = pairs(r.call("COMMAND", "DOCS"));
             cajon = pairs(c.call("COMMAND", "DOCS"));
         }
-        assertEquals(new TreeSet<>(TABLE.all().stream().map(CommandSpec::name).toList()), new TreeSet<>(cajon.keySet()));
+        assertEquals(new TreeSet<>(TABLE.all().stream().map(CommandSpec::name).toList()), new TreeSet<>(cajon.keySet()),
+                protocol.label() + " COMMAND DOCS names");
         StringBuilder diffs = new StringBuilder();
         cajon.forEach((name, doc) -> {
             Reply want = redis.get(name);
@@ -137,16 +139,17 @@ class CommandDocsComparisonTest extends ComparisonTestBase {
                         .append("\n    cajon: ").append(Reply.show(normalize(doc))).append('\n');
             }
         });
-        assertEquals("", diffs.toString());
+        assertEquals("", diffs.toString(), protocol.label() + " COMMAND DOCS entries differ");
     }
 
     // ---------------------------------------------------------------- redis-cli's hints
 
     /**
      * What redis-cli 7 shows for {@code help <command>} (the same text its interactive hints are
-     * made of, built from COMMAND DOCS): identical for Redis and Cajon.
+     * made of, built from COMMAND DOCS): identical for Redis and Cajon. In the RESP3 run redis-cli
+     * starts with {@code -3}, so it reads the docs as RESP3 maps.
      */
-    @Test
+    @BothProtocols
     void redisCliHelpMatchesRedis(@TempDir Path tmp) throws Exception {
         Path cli = RedisServerExtension.findOnPath("redis-cli");
         Assumptions.assumeTrue(cli != null, "redis-cli is not on the PATH");
@@ -155,8 +158,9 @@ class CommandDocsComparisonTest extends ComparisonTestBase {
             script.append("help ").append(name.replace('|', ' ')).append('\n');
         }
         Path in = Files.writeString(tmp.resolve("help.txt"), script);
-        String redis = runCli(cli, redisPort(), in, tmp.resolve("redis.out"));
-        String cajon = runCli(cli, cajonPort(), in, tmp.resolve("cajon.out"));
+        boolean resp3 = protocol == Protocol.RESP3;
+        String redis = runCli("redis", cli, redisPort(), resp3, in, tmp.resolve("redis.out"));
+        String cajon = runCli("cajon", cli, cajonPort(), resp3, in, tmp.resolve("cajon.out"));
         assertTrue(redis.contains("KEEPTTL"), "redis-cli printed SET's arguments: " + redis);
         if (!redis.equals(cajon)) {
             List<String> r = redis.lines().toList();
@@ -165,23 +169,29 @@ class CommandDocsComparisonTest extends ComparisonTestBase {
                 String rl = i < r.size() ? r.get(i) : "(none)";
                 String cl = i < c.size() ? c.get(i) : "(none)";
                 if (!rl.equals(cl)) {
-                    fail("redis-cli help differs at line " + (i + 1) + ":\n    redis: " + rl + "\n    cajon: " + cl);
+                    fail(protocol.label() + " redis-cli help differs at line " + (i + 1) + ":\n    redis: " + rl + "\n    cajon: " + cl);
                 }
             }
         }
     }
 
-    private static String runCli(Path cli, int port, Path in, Path out) throws Exception {
-        Process p = new ProcessBuilder(cli.toString(), "-h", "127.0.0.1", "-p", Integer.toString(port))
+    private static String runCli(String server, Path cli, int port, boolean resp3, Path in, Path out) throws Exception {
+        String label = (resp3 ? Protocol.RESP3 : Protocol.RESP2).label() + " redis-cli" + (resp3 ? " -3" : "")
+                + " against " + server;
+        List<String> argv = new ArrayList<>(List.of(cli.toString(), "-h", "127.0.0.1", "-p", Integer.toString(port)));
+        if (resp3) {
+            argv.add("-3");
+        }
+        Process p = new ProcessBuilder(argv)
                 .redirectInput(in.toFile()).redirectOutput(out.toFile()).redirectErrorStream(true).start();
         try {
             if (!p.waitFor(30, TimeUnit.SECONDS)) {
-                fail("redis-cli did not finish within 30 s");
+                fail(label + " did not finish within 30 s");
             }
         } finally {
             p.destroyForcibly();
         }
-        assertEquals(0, p.exitValue(), () -> "redis-cli failed: " + readQuietly(out));
+        assertEquals(0, p.exitValue(), () -> label + " failed: " + readQuietly(out));
         return Files.readString(out, StandardCharsets.UTF_8);
     }
 
@@ -200,7 +210,8 @@ class CommandDocsComparisonTest extends ComparisonTestBase {
      * {@link #normalize normalized}.
      */
     private final Check container = (redis, cajon) -> {
-        if (!redis.isArray() || !cajon.isArray() || redis.elements().size() != 2 || cajon.elements().size() != 2) {
+        if (!redis.isAggregate() || redis.type() != cajon.type()
+                || redis.elements().size() != 2 || cajon.elements().size() != 2) {
             return Check.EXACT.compare(redis, cajon);
         }
         byte[] r = concat(redis.element(0).raw(), normalize(redis.element(1)));
@@ -214,11 +225,11 @@ class CommandDocsComparisonTest extends ComparisonTestBase {
      * both Cajon and the Redis under test have, sorted by name; every other field as it came.
      */
     private byte[] normalize(Reply doc) {
-        if (!doc.isArray()) {
+        if (!doc.isAggregate() || doc.isNull()) {
             return doc.raw();
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        header(out, doc.elements().size());
+        header(out, doc.type(), doc.elements().size());
         List<Reply> f = doc.elements();
         for (int i = 0; i + 1 < f.size(); i += 2) {
             out.writeBytes(f.get(i).raw());
@@ -226,7 +237,8 @@ class CommandDocsComparisonTest extends ComparisonTestBase {
                 out.writeBytes(f.get(i + 1).raw());
                 continue;
             }
-            List<Reply> subs = f.get(i + 1).elements();
+            Reply subsReply = f.get(i + 1);
+            List<Reply> subs = subsReply.elements();
             List<Integer> kept = new ArrayList<>();
             for (int k = 0; k + 1 < subs.size(); k += 2) {
                 if (knownToRedis.contains(text(subs.get(k)))) {
@@ -234,7 +246,7 @@ class CommandDocsComparisonTest extends ComparisonTestBase {
                 }
             }
             kept.sort(Comparator.comparing(k -> text(subs.get(k))));
-            header(out, kept.size() * 2);
+            header(out, subsReply.type(), kept.size() * 2);
             for (int k : kept) {
                 out.writeBytes(subs.get(k).raw());
                 out.writeBytes(normalize(subs.get(k + 1)));
@@ -243,9 +255,10 @@ class CommandDocsComparisonTest extends ComparisonTestBase {
         return out.toByteArray();
     }
 
-    /** A flat RESP2 map as name to value, in reply order. */
+    /** A flat RESP2 map or a RESP3 map as name to value, in reply order. */
     private static Map<String, Reply> pairs(Reply flat) {
-        assertTrue(flat.isArray() && flat.elements().size() % 2 == 0, () -> "not a flat map: " + flat);
+        assertTrue((flat.isArray() || flat.type() == '%') && flat.elements().size() % 2 == 0,
+                () -> "not a map: " + flat);
         Map<String, Reply> m = new LinkedHashMap<>();
         for (int i = 0; i < flat.elements().size(); i += 2) {
             m.put(new String(flat.element(i).payload(), StandardCharsets.UTF_8), flat.element(i + 1));
@@ -257,8 +270,10 @@ class CommandDocsComparisonTest extends ComparisonTestBase {
         return r.payload() == null ? "" : new String(r.payload(), StandardCharsets.UTF_8);
     }
 
-    private static void header(ByteArrayOutputStream out, int n) {
-        out.writeBytes(("*" + n + "\r\n").getBytes(StandardCharsets.US_ASCII));
+    /** The header of an aggregate of type {@code type} holding {@code n} elements (n / 2 pairs for a map). */
+    private static void header(ByteArrayOutputStream out, char type, int n) {
+        int count = type == '%' ? n / 2 : n;
+        out.writeBytes((type + Integer.toString(count) + "\r\n").getBytes(StandardCharsets.US_ASCII));
     }
 
     private static byte[] concat(byte[] a, byte[] b) {

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
 /**
@@ -13,7 +12,7 @@ import org.junit.jupiter.api.function.Executable;
  */
 class CounterComparisonTest extends ComparisonTestBase {
 
-    @Test
+    @BothProtocols
     void incrDecr() throws Exception {
         scenario("INCR, DECR, INCRBY, DECRBY")
                 .cmd("INCR", "n")
@@ -46,7 +45,7 @@ class CounterComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void overflow() throws Exception {
         scenario("counter overflow")
                 .cmd("SET", "max", LLONG_MAX)
@@ -80,7 +79,7 @@ class CounterComparisonTest extends ComparisonTestBase {
     }
 
     /** Values Redis's string2ll refuses; one at a time, each on INCR and on INCRBY. */
-    @Test
+    @BothProtocols
     void valuesThatAreNotIntegers() throws Exception {
         String[] values = {"1 ", " 1", "01", "+1", "", "abc", "1.0", "1e3", "-0", "00", "0x10", "1\u0000",
             "--1", "-", "１"};
@@ -94,7 +93,7 @@ class CounterComparisonTest extends ComparisonTestBase {
         s.run();
     }
 
-    @Test
+    @BothProtocols
     void countersKeepTheTtl() throws Exception {
         scenario("counters keep the TTL")
                 .cmd("SET", "n", "1", "EX", "100")
@@ -106,7 +105,7 @@ class CounterComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void incrbyfloat() throws Exception {
         scenario("INCRBYFLOAT")
                 .cmd("INCRBYFLOAT", "f", "10.5")
@@ -146,7 +145,7 @@ class CounterComparisonTest extends ComparisonTestBase {
      * How results are printed (Redis: "%.17Lf" of an x87 long double, trailing zeros removed);
      * one scenario per input so each difference is reported on its own.
      */
-    @Test
+    @BothProtocols
     void incrbyfloatFormatting() {
         String[][] cases = {
             {"3.0"}, {"1.10"}, {"-1.5"}, {".5"}, {"5."}, {"-0"}, {"0"}, {"+1.5"}, {"1e3"}, {"1E3"},

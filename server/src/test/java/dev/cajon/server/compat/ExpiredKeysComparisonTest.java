@@ -1,6 +1,5 @@
 package dev.cajon.server.compat;
 
-import org.junit.jupiter.api.Test;
 
 /**
  * Keys whose TTL has passed but which may still be stored (expiry is lazy): every command must
@@ -19,7 +18,7 @@ class ExpiredKeysComparisonTest extends ComparisonTestBase {
         return s.pause(PAUSE_MS);
     }
 
-    @Test
+    @BothProtocols
     void readsSeeNothing() throws Exception {
         expired("reads of expired keys", "a", "b", "n")
                 .cmd("GET", "a")
@@ -38,7 +37,7 @@ class ExpiredKeysComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void writesStartFromNothing() throws Exception {
         expired("writes to expired keys", "app", "inc", "flt", "rng", "nx", "xx", "gs", "kt", "ms")
                 .cmd("APPEND", "app", "x")
@@ -58,7 +57,7 @@ class ExpiredKeysComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void keyCommandsSeeNothing() throws Exception {
         expired("key commands on expired keys", "src", "dst", "cp", "cpdst", "ex", "pe", "del")
                 .cmd("RENAME", "src", "x")
@@ -78,7 +77,7 @@ class ExpiredKeysComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void expiredKeysInOtherDbs() throws Exception {
         scenario("expired keys in another db")
                 .cmd("SELECT", "5")

@@ -1,6 +1,5 @@
 package dev.cajon.server.compat;
 
-import org.junit.jupiter.api.Test;
 
 /**
  * TTL commands against Redis: EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT with NX/XX/GT/LT, negative and
@@ -11,7 +10,7 @@ import org.junit.jupiter.api.Test;
  */
 class ExpiryComparisonTest extends ComparisonTestBase {
 
-    @Test
+    @BothProtocols
     void expireAndTtl() throws Exception {
         long inAMinute = System.currentTimeMillis() + 60_000;
         scenario("EXPIRE, PEXPIRE, TTL, PTTL")
@@ -54,7 +53,7 @@ class ExpiryComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void absoluteDeadlinesAreExact() throws Exception {
         long at = nowSeconds() + 1000;
         scenario("EXPIREAT, PEXPIREAT, EXPIRETIME, PEXPIRETIME")
@@ -78,7 +77,7 @@ class ExpiryComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void negativeAndPastTimesDeleteTheKey() throws Exception {
         scenario("negative and past times")
                 .cmd("SET", "k", "v")
@@ -114,7 +113,7 @@ class ExpiryComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void overflow() throws Exception {
         scenario("expire time overflow")
                 .cmd("SET", "k", "v")
@@ -142,7 +141,7 @@ class ExpiryComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void conditionsOnAPersistentKey() throws Exception {
         scenario("NX/XX/GT/LT on a key without TTL")
                 .cmd("SET", "k", "v")
@@ -167,7 +166,7 @@ class ExpiryComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void conditionsOnAVolatileKey() throws Exception {
         long at = nowSeconds() + 1000;
         String atS = Long.toString(at);
@@ -203,7 +202,7 @@ class ExpiryComparisonTest extends ComparisonTestBase {
      * Every combination of NX, XX, GT, LT (each subset, in order), on a key alternately with and
      * without a TTL, with absolute times so that the comparisons are deterministic.
      */
-    @Test
+    @BothProtocols
     void everyCombinationOfConditions() throws Exception {
         long at = nowSeconds() + 1000;
         String[] flags = {"NX", "XX", "GT", "LT"};
@@ -226,7 +225,7 @@ class ExpiryComparisonTest extends ComparisonTestBase {
         s.run();
     }
 
-    @Test
+    @BothProtocols
     void conflictingAndUnsupportedOptions() throws Exception {
         scenario("EXPIRE option errors")
                 .cmd("SET", "k", "v")
@@ -253,7 +252,7 @@ class ExpiryComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void persist() throws Exception {
         scenario("PERSIST")
                 .cmd("PERSIST", "missing")

@@ -1,11 +1,10 @@
 package dev.cajon.server.compat;
 
-import org.junit.jupiter.api.Test;
 
 /** Generic key commands against Redis: DEL, UNLINK, EXISTS, TYPE, RENAME, RENAMENX, COPY, TOUCH, RANDOMKEY. */
 class KeyComparisonTest extends ComparisonTestBase {
 
-    @Test
+    @BothProtocols
     void delUnlinkExistsTouch() throws Exception {
         scenario("DEL, UNLINK, EXISTS, TOUCH")
                 .cmd("MSET", "a", "1", "b", "2", "c", "3", "d", "4")
@@ -29,7 +28,7 @@ class KeyComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void type() throws Exception {
         scenario("TYPE")
                 .cmd("TYPE", "k")
@@ -42,7 +41,7 @@ class KeyComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void rename() throws Exception {
         scenario("RENAME")
                 .cmd("RENAME", "missing", "x")
@@ -67,7 +66,7 @@ class KeyComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void renamenx() throws Exception {
         scenario("RENAMENX")
                 .cmd("RENAMENX", "missing", "x")
@@ -86,7 +85,7 @@ class KeyComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void copy() throws Exception {
         scenario("COPY")
                 .cmd("COPY", "missing", "x")
@@ -128,7 +127,7 @@ class KeyComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void copyErrors() throws Exception {
         scenario("COPY errors")
                 .cmd("SET", "a", "1")
@@ -150,7 +149,7 @@ class KeyComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void randomkey() throws Exception {
         scenario("RANDOMKEY")
                 .cmd("RANDOMKEY")

@@ -4,7 +4,6 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Test;
 
 /**
  * Size-related behaviour against Redis: values on both sides of Cajon's blob threshold (16 KiB,
@@ -42,7 +41,7 @@ class LargeValueComparisonTest extends ComparisonTestBase {
         return a;
     }
 
-    @Test
+    @BothProtocols
     void valuesAroundTheBlobThreshold() throws Exception {
         Scenario s = scenario("values around 16 KiB");
         for (int len : new int[] {THRESHOLD - 1, THRESHOLD, THRESHOLD + 1, 100_000, 1_000_000}) {
@@ -71,7 +70,7 @@ class LargeValueComparisonTest extends ComparisonTestBase {
         s.run();
     }
 
-    @Test
+    @BothProtocols
     void growingAndShrinkingAcrossTheThreshold() throws Exception {
         byte[] chunk = pattern(4000, 1);
         Scenario s = scenario("APPEND and SETRANGE across 16 KiB").cmd(b("SET"), b("g"), b("start"));
@@ -92,7 +91,7 @@ class LargeValueComparisonTest extends ComparisonTestBase {
     }
 
     /** Replies to pipelined commands come back in order, large (streamed) ones included. */
-    @Test
+    @BothProtocols
     void pipelinedLargeAndSmallReplies() throws Exception {
         byte[] big = pattern(200_000, 5);
         List<byte[][]> cmds = new ArrayList<>();
@@ -109,7 +108,7 @@ class LargeValueComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void longPipelinesAndManyArguments() throws Exception {
         List<byte[][]> incrs = new ArrayList<>();
         for (int i = 0; i < 2000; i++) {
@@ -137,18 +136,18 @@ class LargeValueComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void largeKeys() throws Exception {
         largeKeys("keys of 1 KB to 64 KB", 1_000, 10_000, 65_536);
     }
 
-    @Test
+    @BothProtocols
     void keysOver64KiB() throws Exception {
         largeKeys("keys of 100 KB", 100_000);
     }
 
     /** Redis takes keys up to 512 MB; a 1 MB key is unusual but legal. */
-    @Test
+    @BothProtocols
     void oneMegabyteKey() throws Exception {
         largeKeys("a 1 MB key", 1_000_000);
     }
@@ -170,7 +169,7 @@ class LargeValueComparisonTest extends ComparisonTestBase {
     }
 
     /** Commands arriving one byte per read: multibulk, inline, and the two mixed. */
-    @Test
+    @BothProtocols
     void commandsSplitOverManyReads() throws Exception {
         String mixed = "PING\r\n*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$5\r\nhello\r\nGET k\r\n"
                 + "*2\r\n$4\r\nECHO\r\n$0\r\n\r\nECHO \"a b\"\n*1\r\n$4\r\nPING\r\n";

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Disabled;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
 /**
@@ -27,7 +26,7 @@ class ProtocolComparisonTest extends ComparisonTestBase {
         return Scenario.b(s);
     }
 
-    @Test
+    @BothProtocols
     void binarySafeKeysAndValues() throws Exception {
         byte[] all = allBytes();
         byte[] crlfKey = {'\r', '\n', '$', '3', '\r', '\n'};
@@ -71,7 +70,7 @@ class ProtocolComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void inlineCommands() throws Exception {
         scenario("inline commands")
                 .raw("SET k \"a b\"\r\n")
@@ -120,14 +119,14 @@ class ProtocolComparisonTest extends ComparisonTestBase {
      * Redis never checks the two bytes after a bulk payload ("PINGxx" runs PING); netty-codec-redis
      * does, so Cajon closes the connection with "invalid bulk length". Kept stricter on purpose.
      */
-    @Test
+    @BothProtocols
     @Disabled("known difference: the bulk payload terminator is checked (netty-codec-redis); Redis skips it")
     void bulkPayloadNotFollowedByCrlf() throws Exception {
         scenario("payload terminator").fresh("*1\r\n$4\r\nPINGxx", 1).run();
     }
 
     @Disabled("known difference: Redis hangs on an inline line containing NUL (C string search); Cajon runs it")
-    @Test
+    @BothProtocols
     void inlineLineWithNul() throws Exception {
         scenario("inline line with NUL")
                 .fresh("SET k v\u0000ignored\r\n", 1)
@@ -135,7 +134,7 @@ class ProtocolComparisonTest extends ComparisonTestBase {
     }
 
     /** Malformed input on a fresh connection: same error, same connection state afterwards. */
-    @Test
+    @BothProtocols
     void protocolErrors() {
         String[] inputs = {
             "*abc\r\n",
@@ -174,7 +173,7 @@ class ProtocolComparisonTest extends ComparisonTestBase {
      * any two bytes where the CRLF after a bulk string belongs, QUIT) and some it refuses (leading
      * zeros, a plus sign, bare LF in a multibulk header).
      */
-    @Test
+    @BothProtocols
     void edgesOfTheGrammar() {
         String[][] cases = {
             {"*-5\r\nPING\r\n", "1"},
@@ -200,7 +199,7 @@ class ProtocolComparisonTest extends ComparisonTestBase {
     }
 
     /** Requests too big to buffer: inline lines and multibulk headers without a newline. */
-    @Test
+    @BothProtocols
     void tooBigRequests() {
         assertAll(
                 () -> scenario("too big inline request")

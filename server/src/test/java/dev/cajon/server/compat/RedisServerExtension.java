@@ -142,7 +142,7 @@ public final class RedisServerExtension implements BeforeAllCallback, AfterAllCa
      * 0 and closing it; another process could grab it in between, so a start that dies early is
      * retried on a new port.
      */
-    private static RedisProcess start(Path exe) throws Exception {
+    static RedisProcess start(Path exe) throws Exception {
         Exception last = null;
         for (int attempt = 0; attempt < 3; attempt++) {
             Path dir = Files.createTempDirectory("cajon-compat-redis");

@@ -4,16 +4,21 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * One complete RESP2 reply as it came off the wire: its raw bytes (what the comparison tests
- * compare) plus just enough structure to compare replies loosely (type, element count, integer
- * value, nested elements).
+ * One complete RESP2 or RESP3 reply as it came off the wire: its raw bytes (what the comparison
+ * tests compare) plus just enough structure to compare replies loosely (type, element count,
+ * integer value, nested elements).
  *
- * @param type     the type byte: {@code + - : $ *}
- * @param raw      every byte of the reply, from the type byte to the last CRLF
- * @param payload  the line after the type byte for {@code + - :}, the content of a bulk string,
- *                 null for a null bulk or array and for arrays
- * @param elements the elements of an array; empty otherwise
- * @param isNull   {@code $-1} or {@code *-1}
+ * @param type     the type byte: RESP2's {@code + - : $ *}, or one of RESP3's
+ *                 {@code _ , # ( = ! % ~ > |}
+ * @param raw      every byte of the reply, from the type byte to the last CRLF (for an attribute
+ *                 {@code |}, the attribute and the reply it annotates)
+ * @param payload  the line after the type byte for {@code + - : , # (}, the content of a bulk
+ *                 string, verbatim string ({@code txt:} included) or blob error; null for nulls
+ *                 and aggregates
+ * @param elements the elements of an array, set or push; a map's keys and values in turn (so
+ *                 {@code %2} has four); an attribute's keys and values followed by the reply it
+ *                 annotates; empty otherwise
+ * @param isNull   {@code $-1}, {@code *-1} or {@code _}
  */
 record Reply(char type, byte[] raw, byte[] payload, List<Reply> elements, boolean isNull) {
 
@@ -21,12 +26,18 @@ record Reply(char type, byte[] raw, byte[] payload, List<Reply> elements, boolea
         return type == ':';
     }
 
+    /** A simple error {@code -} or a RESP3 blob error {@code !}. */
     boolean isError() {
-        return type == '-';
+        return type == '-' || type == '!';
     }
 
     boolean isArray() {
         return type == '*';
+    }
+
+    /** A reply made of elements: array, map, set or push (null arrays included). */
+    boolean isAggregate() {
+        return type == '*' || type == '%' || type == '~' || type == '>';
     }
 
     long integer() {
@@ -41,18 +52,19 @@ record Reply(char type, byte[] raw, byte[] payload, List<Reply> elements, boolea
     }
 
     /**
-     * The reply with its values left out: the type, null-ness and, for arrays, the element count
-     * and the shape of each element. Used for replies whose values legitimately differ (TIME,
-     * CLIENT ID, INFO, RANDOMKEY).
+     * The reply with its values left out: the type, null-ness and, for aggregates, the element
+     * count (pairs for a map) and the shape of each element. Used for replies whose values
+     * legitimately differ (TIME, CLIENT ID, INFO, RANDOMKEY).
      */
     String shape() {
         if (isNull) {
             return type + "null";
         }
-        if (!isArray()) {
+        if (!isAggregate() && type != '|') {
             return String.valueOf(type);
         }
-        StringBuilder sb = new StringBuilder("*").append(elements.size()).append('[');
+        int n = type == '%' ? elements.size() / 2 : type == '|' ? (elements.size() - 1) / 2 : elements.size();
+        StringBuilder sb = new StringBuilder().append(type).append(n).append('[');
         for (int i = 0; i < elements.size(); i++) {
             sb.append(i == 0 ? "" : ",").append(elements.get(i).shape());
         }

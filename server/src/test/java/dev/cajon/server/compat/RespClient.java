@@ -15,11 +15,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A deliberately tiny RESP2 client over a plain {@link Socket}, for the comparison tests. It sends
+ * A deliberately tiny RESP client over a plain {@link Socket}, for the comparison tests. It sends
  * a command as a multibulk array (or any raw bytes, for inline commands and malformed input) and
  * reads exactly one complete reply, returning its raw bytes. Where a reply ends is found by
- * parsing the lengths ({@code $n}, {@code *n}, nested arrays, nulls); nothing is interpreted
- * beyond that, so two servers' replies can be compared byte for byte.
+ * parsing the lengths ({@code $n}, {@code *n}, nested arrays, nulls, and RESP3's maps, sets,
+ * pushes, attributes, verbatim strings and blob errors); nothing is interpreted beyond that, so
+ * two servers' replies can be compared byte for byte. The client does not track the protocol: it
+ * accepts every type in either, and a RESP3 type where Redis sent RESP2 is a byte difference like
+ * any other. (RESP3's streamed strings and aggregates, {@code $?} and {@code *?}, which Redis
+ * never sends, are refused as bad lengths.)
  *
  * <p>Every read has a timeout: a server that never answers fails the test instead of hanging it.
  */
@@ -100,11 +104,27 @@ final class RespClient implements AutoCloseable {
             case '+':
             case '-':
             case ':':
+            case ',': // RESP3 double
+            case '#': // RESP3 boolean
+            case '(': // RESP3 big number
                 return new Reply((char) t, slice(raw, start), line, List.of(), false);
-            case '$': {
+            case '_': // RESP3 null
+                if (line.length != 0) {
+                    throw new IOException("RESP3 null with content: " + Reply.show(raw.toByteArray()));
+                }
+                return new Reply('_', slice(raw, start), null, List.of(), true);
+            case '$':
+            case '=': // RESP3 verbatim string
+            case '!': { // RESP3 blob error
                 long n = parseLength(line);
                 if (n < 0) {
+                    if (t != '$') {
+                        throw new IOException("negative length in " + Reply.show(raw.toByteArray()));
+                    }
                     return new Reply('$', slice(raw, start), null, List.of(), true);
+                }
+                if (n > Integer.MAX_VALUE - 8) {
+                    throw new IOException("bulk length too large in " + Reply.show(raw.toByteArray()));
                 }
                 byte[] content = readExactly((int) n);
                 raw.writeBytes(content);
@@ -113,21 +133,32 @@ final class RespClient implements AutoCloseable {
                 if (crlf[0] != '\r' || crlf[1] != '\n') {
                     throw new IOException("bulk string not terminated by CRLF: " + Reply.show(raw.toByteArray()));
                 }
-                return new Reply('$', slice(raw, start), content, List.of(), false);
+                return new Reply((char) t, slice(raw, start), content, List.of(), false);
             }
-            case '*': {
+            case '*':
+            case '~': // RESP3 set
+            case '>': // RESP3 push
+            case '%': // RESP3 map: n pairs
+            case '|': { // RESP3 attribute: n pairs, then the reply they annotate
                 long n = parseLength(line);
                 if (n < 0) {
+                    if (t != '*') {
+                        throw new IOException("negative count in " + Reply.show(raw.toByteArray()));
+                    }
                     return new Reply('*', slice(raw, start), null, List.of(), true);
                 }
-                List<Reply> elements = new ArrayList<>((int) Math.min(n, 1024));
-                for (long i = 0; i < n; i++) {
+                long count = t == '%' || t == '|' ? 2 * n : n;
+                List<Reply> elements = new ArrayList<>((int) Math.min(count + 1, 1024));
+                for (long i = 0; i < count; i++) {
                     elements.add(parse(raw));
                 }
-                return new Reply('*', slice(raw, start), null, List.copyOf(elements), false);
+                if (t == '|') {
+                    elements.add(parse(raw));
+                }
+                return new Reply((char) t, slice(raw, start), null, List.copyOf(elements), false);
             }
             default:
-                throw new IOException("not a RESP2 reply, type byte " + Reply.show(new byte[] {(byte) t})
+                throw new IOException("not a RESP2 or RESP3 reply, type byte " + Reply.show(new byte[] {(byte) t})
                         + " in " + Reply.show(raw.toByteArray()));
         }
     }

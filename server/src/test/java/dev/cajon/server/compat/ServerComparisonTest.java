@@ -1,6 +1,5 @@
 package dev.cajon.server.compat;
 
-import org.junit.jupiter.api.Test;
 
 /** Server commands against Redis: COMMAND COUNT and INFO, DBSIZE, FLUSHDB, FLUSHALL, TIME, INFO. */
 class ServerComparisonTest extends ComparisonTestBase {
@@ -14,9 +13,10 @@ class ServerComparisonTest extends ComparisonTestBase {
         "expire", "pexpire", "expireat", "pexpireat", "ttl", "pttl", "expiretime", "pexpiretime", "persist",
         "ping", "echo", "quit", "select", "auth", "hello", "client",
         "command", "info", "dbsize", "flushdb", "flushall", "time", "shutdown", "config",
+        "multi", "exec", "discard", "watch", "unwatch", "reset",
     };
 
-    @Test
+    @BothProtocols
     void commandCountAndInfo() throws Exception {
         scenario("COMMAND COUNT / INFO get")
                 .shape("COMMAND", "COUNT")
@@ -29,7 +29,7 @@ class ServerComparisonTest extends ComparisonTestBase {
     }
 
     /** The first six fields of COMMAND INFO are Cajon's command table: it must match Redis's. */
-    @Test
+    @BothProtocols
     void commandTableMatchesRedis() throws Exception {
         Scenario s = scenario("COMMAND INFO <every command>");
         for (String c : COMMANDS) {
@@ -41,7 +41,7 @@ class ServerComparisonTest extends ComparisonTestBase {
     }
 
     /** SHUTDOWN's refusals (a successful SHUTDOWN stops the server: see ShutdownSystemTest). */
-    @Test
+    @BothProtocols
     void shutdownArgumentErrors() throws Exception {
         scenario("SHUTDOWN errors")
                 .cmd("SHUTDOWN", "FOO")
@@ -61,7 +61,7 @@ class ServerComparisonTest extends ComparisonTestBase {
      * set, HELP, and REWRITE without a config file. bind, port and dir differ between the two by
      * nature: only their shape is compared.
      */
-    @Test
+    @BothProtocols
     void configGetSetAndErrors() throws Exception {
         scenario("CONFIG")
                 .cmd("CONFIG", "GET", "maxmemory-policy")
@@ -100,7 +100,7 @@ class ServerComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void dbsizeAndFlush() throws Exception {
         scenario("DBSIZE, FLUSHDB, FLUSHALL")
                 .cmd("DBSIZE")
@@ -142,7 +142,7 @@ class ServerComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void timeAndInfo() throws Exception {
         scenario("TIME, INFO")
                 .shape("TIME")

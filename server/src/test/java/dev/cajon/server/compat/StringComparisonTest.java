@@ -1,6 +1,5 @@
 package dev.cajon.server.compat;
 
-import org.junit.jupiter.api.Test;
 
 /**
  * String commands against Redis: GET, SET with every option, SETNX, SETEX, PSETEX, GETSET, GETDEL,
@@ -9,7 +8,7 @@ import org.junit.jupiter.api.Test;
  */
 class StringComparisonTest extends ComparisonTestBase {
 
-    @Test
+    @BothProtocols
     void getAndSet() throws Exception {
         scenario("GET, SET")
                 .cmd("GET", "k")
@@ -27,7 +26,7 @@ class StringComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void setConditionsAndGet() throws Exception {
         scenario("SET NX/XX/GET")
                 .cmd("SET", "k", "v1", "XX")
@@ -54,7 +53,7 @@ class StringComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void setConflictingAndBadOptions() throws Exception {
         scenario("SET conflicting options")
                 .cmd("SET", "k", "v", "NX", "XX")
@@ -82,7 +81,7 @@ class StringComparisonTest extends ComparisonTestBase {
     }
 
     /** Every ordered pair of SET options (a repeated option included), as Redis's parser sees them. */
-    @Test
+    @BothProtocols
     void everyPairOfSetOptions() throws Exception {
         long at = nowSeconds() + 1000;
         String[][] options = {
@@ -106,7 +105,7 @@ class StringComparisonTest extends ComparisonTestBase {
     }
 
     /** Every ordered pair of GETEX options. */
-    @Test
+    @BothProtocols
     void everyPairOfGetexOptions() throws Exception {
         long at = nowSeconds() + 1000;
         String[][] options = {
@@ -126,7 +125,7 @@ class StringComparisonTest extends ComparisonTestBase {
         s.run();
     }
 
-    @Test
+    @BothProtocols
     void setBadExpireTimes() throws Exception {
         scenario("SET bad expire times")
                 .cmd("SET", "k", "v", "EX", "0")
@@ -165,7 +164,7 @@ class StringComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void setWithExpiry() throws Exception {
         long at = nowSeconds() + 1000;
         scenario("SET with EX/PX/EXAT/PXAT/KEEPTTL")
@@ -205,7 +204,7 @@ class StringComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void setWithPastAbsoluteTimeLeavesNoKey() throws Exception {
         scenario("SET EXAT/PXAT in the past")
                 .cmd("SET", "k", "v", "EXAT", "1")
@@ -220,7 +219,7 @@ class StringComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void setnxSetexPsetexGetset() throws Exception {
         scenario("SETNX, SETEX, PSETEX, GETSET")
                 .cmd("SETNX", "k", "v1")
@@ -246,7 +245,7 @@ class StringComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void getdel() throws Exception {
         scenario("GETDEL")
                 .cmd("GETDEL", "k")
@@ -262,7 +261,7 @@ class StringComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void getex() throws Exception {
         long at = nowSeconds() + 1000;
         scenario("GETEX")
@@ -291,7 +290,7 @@ class StringComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void getexErrors() throws Exception {
         scenario("GETEX errors")
                 .cmd("SET", "k", "v")
@@ -327,7 +326,7 @@ class StringComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void mgetMsetMsetnx() throws Exception {
         scenario("MGET, MSET, MSETNX")
                 .cmd("MGET", "a", "b", "c")
@@ -353,7 +352,7 @@ class StringComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void appendAndStrlen() throws Exception {
         scenario("APPEND, STRLEN")
                 .cmd("STRLEN", "k")
@@ -378,7 +377,7 @@ class StringComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void getrangeAndSubstr() throws Exception {
         String[][] ranges = {
             {"0", "4"}, {"0", "-1"}, {"-5", "-1"}, {"-1", "-5"}, {"5", "3"}, {"0", "100"}, {"100", "200"},
@@ -414,7 +413,7 @@ class StringComparisonTest extends ComparisonTestBase {
     }
 
     /** Redis keeps "12345" as an integer internally; string commands must not notice. */
-    @Test
+    @BothProtocols
     void integerLookingValues() throws Exception {
         scenario("integer-looking values")
                 .cmd("SET", "n", "12345")
@@ -437,7 +436,7 @@ class StringComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Test
+    @BothProtocols
     void setrange() throws Exception {
         scenario("SETRANGE")
                 .cmd("SET", "k", "Hello World")

@@ -79,6 +79,26 @@ class AclFamilyTest extends FamilyTestBase {
         assertReply(run("acl", "whoami"), "default");
     }
 
+    @Test
+    void resetGoesBackToTheDefaultUserAndNeverLogsAnyoneIn() {
+        Client shop = app("shop", "pw");
+        assertOk(shop.run("set", "k", "shop's"));
+        assertReply(shop.run("reset"), "RESET");
+        assertReply(shop.run("acl", "whoami"), "default");
+        assertNil(shop.run("get", "k")); // back in the admin's drawer
+        assertArray(shop.run("acl", "users"), "default", "shop"); // an admin again: ACL USERS is allowed
+
+        assertOk(run("acl", "setuser", "default", "resetpass", ">adminpw"));
+        Client anon = server.client();
+        assertReply(anon.run("reset"), "RESET"); // RESET is no_auth...
+        assertError(anon.run("get", "k"), "NOAUTH Authentication required."); // ...and logs nobody in
+        assertOk(shop.run("auth", "shop", "pw"));
+        assertReply(shop.run("reset"), "RESET");
+        assertError(shop.run("get", "k"), "NOAUTH Authentication required.");
+        assertOk(shop.run("auth", "adminpw"));
+        assertReply(shop.run("acl", "whoami"), "default");
+    }
+
     // ------------------------------------------------------------------ apps: auth and isolation
 
     @Test

@@ -293,6 +293,23 @@ class TransactionFamilyTest extends FamilyTestBase {
     }
 
     @Test
+    void resetEndsTheTransactionTheWatchesAndRespThree() {
+        Client other = server.client();
+        run("hello", "3");
+        run("select", "4");
+        assertOk(run("watch", "k"));
+        assertOk(run("multi"));
+        queued("set", "a", "1");
+        assertSimple(run("reset"), "RESET");
+        assertEquals("$-1\r\n", new String(client.runRaw("get", "a")), "back on RESP2, the SET never ran");
+        assertError(run("exec"), "ERR EXEC without MULTI");
+        other.run("set", "k", "changed"); // db 0's k: the watch on db 4's k is gone anyway
+        assertOk(run("multi"));
+        queued("get", "k");
+        assertArray(run("exec"), "changed");
+    }
+
+    @Test
     void clientListShowsTheTransaction() {
         assertOk(run("multi"));
         queued("set", "a", "1");

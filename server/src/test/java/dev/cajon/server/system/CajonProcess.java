@@ -155,11 +155,11 @@ final class CajonProcess implements AutoCloseable {
      * Starts a server on {@code dir} on a free loopback port and waits for its ready line. If the
      * port was taken between choosing and binding, tries another one (twice at most).
      */
-    static CajonProcess start(String name, Path dir, UnaryOperator<CajonProcess> tracker) {
+    static CajonProcess start(String name, Path dir, UnaryOperator<CajonProcess> tracker, String... extraArgs) {
         AssertionError last = null;
         for (int attempt = 0; attempt < 3; attempt++) {
             int port = freePort();
-            CajonProcess p = tracker.apply(launch(name, serverCommand(port, dir), port, dir));
+            CajonProcess p = tracker.apply(launch(name, serverCommand(port, dir, extraArgs), port, dir));
             try {
                 p.awaitReady();
                 return p;

@@ -20,9 +20,9 @@ final class ServerProcesses implements BeforeEachCallback, AfterEachCallback, Af
     private volatile boolean inTest;
 
     /** Starts a server on {@code dir} and waits until it is ready (see {@link CajonProcess#start}). */
-    CajonProcess start(String name, Path dir) {
+    CajonProcess start(String name, Path dir, String... extraArgs) {
         // register before waiting, so a start that times out is still cleaned up
-        return CajonProcess.start(name, dir, this::track);
+        return CajonProcess.start(name, dir, this::track, extraArgs);
     }
 
     /** Starts any command without waiting for it. */

@@ -23,15 +23,16 @@ import java.util.zip.CheckedOutputStream;
  * (file {@value #FILE} beside the map generations) and deleted by the next open before anything
  * else happens, so after a crash there is none and the open scans as before.
  *
- * <h2>Layout (version 1, big-endian; a persisted format: change the magic to change it)</h2>
+ * <h2>Layout (version 2, big-endian; a persisted format: change the magic to change it)</h2>
  * <pre>
- *   magic      8 bytes  "CCLEAN01"
+ *   magic      8 bytes  "CCLEAN02" (version 1, without "bytes", is not read: the open scans)
  *   map file   UTF      file name of the map generation it describes
  *   map size   long     that file's length at close
  *   map mtime  long     its last-modified time at close, in ms
  *   keys       long     live keys
  *   volatile   long     live keys with a deadline
  *   deadlines  long     sum of (deadline - base) over those
+ *   bytes      long     what the live keys take (keys, stored values, blobs)
  *   records    long     expiry records that follow
  *   record     long at, int key length, key bytes      (repeated)
  *   crc        int      CRC-32 of every byte before it
@@ -42,7 +43,7 @@ import java.util.zip.CheckedOutputStream;
  */
 public final class CleanState {
     public static final String FILE = "clean.state";
-    static final byte[] MAGIC = "CCLEAN01".getBytes(StandardCharsets.US_ASCII);
+    static final byte[] MAGIC = "CCLEAN02".getBytes(StandardCharsets.US_ASCII);
 
     /** One expiry record: the stored key and the time the wheel should look at it. */
     public record Entry(byte[] key, long at) {}
@@ -53,10 +54,12 @@ public final class CleanState {
     public final long keys;
     public final long volatileKeys;
     public final long deadlineSum;
+    public final long bytes;
     public final java.util.List<Entry> records;
 
     public CleanState(String mapFile, long mapSize, long mapMtime, long keys, long volatileKeys,
-                      long deadlineSum, java.util.List<Entry> records) {
+                      long deadlineSum, long bytes, java.util.List<Entry> records) {
+        this.bytes = bytes;
         this.mapFile = mapFile;
         this.mapSize = mapSize;
         this.mapMtime = mapMtime;
@@ -67,7 +70,7 @@ public final class CleanState {
     }
 
     /** Writes the state of the (closed) map file {@code map} to {@code dir}, replacing any. */
-    public static void write(Path dir, Path map, long keys, long volatileKeys, long deadlineSum,
+    public static void write(Path dir, Path map, long keys, long volatileKeys, long deadlineSum, long bytes,
                              java.util.List<Entry> records) throws IOException {
         BasicFileAttributes a = Files.readAttributes(map, BasicFileAttributes.class);
         Path tmp = dir.resolve(FILE + ".tmp");
@@ -82,6 +85,7 @@ public final class CleanState {
             out.writeLong(keys);
             out.writeLong(volatileKeys);
             out.writeLong(deadlineSum);
+            out.writeLong(bytes);
             out.writeLong(records.size());
             for (Entry e : records) {
                 out.writeLong(e.at());
@@ -146,6 +150,7 @@ public final class CleanState {
             long keys = in.readLong();
             long vol = in.readLong();
             long sum = in.readLong();
+            long bytes = in.readLong();
             long n = in.readLong();
             if (n < 0 || n > all.length / 12) {
                 return null;
@@ -164,7 +169,7 @@ public final class CleanState {
             if (in.available() != 0) {
                 return null;
             }
-            return new CleanState(mapFile, size, mtime, keys, vol, sum, records);
+            return new CleanState(mapFile, size, mtime, keys, vol, sum, bytes, records);
         } catch (EOFException e) {
             return null;
         }

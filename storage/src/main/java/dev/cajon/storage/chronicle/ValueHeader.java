@@ -225,6 +225,11 @@ public final class ValueHeader {
         return in.readByte(off + 2) != ENC_BLOB ? NO_BLOB : getLong(in, off + headerLength(in, off));
     }
 
+    /** A blob value's length read in place, or 0 when the value is stored inline. */
+    public static long blobLengthOrZero(net.openhft.chronicle.bytes.RandomDataInput in, long off) {
+        return in.readByte(off + 2) != ENC_BLOB ? 0 : getLong(in, off + headerLength(in, off) + 8);
+    }
+
     private static long getLong(net.openhft.chronicle.bytes.RandomDataInput in, long off) {
         long v = 0;
         for (int i = 0; i < 8; i++) {

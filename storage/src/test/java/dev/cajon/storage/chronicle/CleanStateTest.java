@@ -42,10 +42,10 @@ class CleanStateTest {
 
     @Test
     void layoutIsPinned() throws IOException {
-        CleanState.write(dir, map, 7, 2, 99, RECORDS);
+        CleanState.write(dir, map, 7, 2, 99, 4321, RECORDS);
         ByteArrayOutputStream expected = new ByteArrayOutputStream();
         DataOutputStream out = new DataOutputStream(expected);
-        out.writeBytes("CCLEAN01");
+        out.writeBytes("CCLEAN02");
         out.writeShort(26);
         out.writeBytes("keys.g3.e1024.k16.v40.cmap");
         out.writeLong(5); // map size
@@ -53,6 +53,7 @@ class CleanStateTest {
         out.writeLong(7);
         out.writeLong(2);
         out.writeLong(99);
+        out.writeLong(4321); // bytes
         out.writeLong(2);
         out.writeLong(0x0102030405060708L);
         out.writeInt(2);
@@ -67,13 +68,14 @@ class CleanStateTest {
 
     @Test
     void takeReturnsTheStateOnceAndDeletesIt() throws IOException {
-        CleanState.write(dir, map, 7, 2, 99, RECORDS);
+        CleanState.write(dir, map, 7, 2, 99, 4321, RECORDS);
         CleanState s = CleanState.take(dir);
         assertNotNull(s);
         assertEquals("keys.g3.e1024.k16.v40.cmap", s.mapFile);
         assertEquals(7, s.keys);
         assertEquals(2, s.volatileKeys);
         assertEquals(99, s.deadlineSum);
+        assertEquals(4321, s.bytes);
         assertEquals(2, s.records.size());
         assertArrayEquals("ab".getBytes(StandardCharsets.US_ASCII), s.records.get(0).key());
         assertEquals(0x0102030405060708L, s.records.get(0).at());
@@ -84,7 +86,7 @@ class CleanStateTest {
 
     @Test
     void aTornOrCorruptedFileIsIgnoredAndDeleted() throws IOException {
-        CleanState.write(dir, map, 7, 2, 99, RECORDS);
+        CleanState.write(dir, map, 7, 2, 99, 4321, RECORDS);
         Path f = dir.resolve(CleanState.FILE);
         byte[] whole = Files.readAllBytes(f);
         for (int cut = 0; cut < whole.length; cut += 7) {
@@ -101,17 +103,17 @@ class CleanStateTest {
 
     @Test
     void aMapFileChangedSinceTheCloseMakesItStale() throws IOException {
-        CleanState.write(dir, map, 7, 2, 99, RECORDS);
+        CleanState.write(dir, map, 7, 2, 99, 4321, RECORDS);
         Files.setLastModifiedTime(map, FileTime.fromMillis(1_700_000_000_124L));
         assertNull(CleanState.take(dir), "touched after the close");
 
         Files.setLastModifiedTime(map, FileTime.fromMillis(1_700_000_000_123L));
-        CleanState.write(dir, map, 7, 2, 99, RECORDS);
+        CleanState.write(dir, map, 7, 2, 99, 4321, RECORDS);
         Files.write(map, new byte[] {1, 2, 3, 4, 5, 6});
         Files.setLastModifiedTime(map, FileTime.fromMillis(1_700_000_000_123L));
         assertNull(CleanState.take(dir), "another size");
 
-        CleanState.write(dir, map, 7, 2, 99, RECORDS);
+        CleanState.write(dir, map, 7, 2, 99, 4321, RECORDS);
         Files.delete(map);
         assertNull(CleanState.take(dir), "the generation is gone");
     }
