@@ -264,11 +264,10 @@ public final class Store implements Closeable {
                 || app.contains(java.io.File.separator)) {
             throw new IllegalArgumentException("not an app that can be dropped: '" + app + "'");
         }
-        String prefix = app + "/";
-        for (java.util.Iterator<Map.Entry<String, Keyspace>> it = open.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<String, Keyspace> e = it.next();
-            if (e.getKey().startsWith(prefix)) {
-                it.remove();
+        var dbs = byApp.remove(app);
+        if (dbs != null) {
+            for (Map.Entry<Integer, Keyspace> e : dbs.entrySet()) {
+                open.remove(key(app, e.getKey()), e.getValue());
                 e.getValue().close();
             }
         }

@@ -380,9 +380,13 @@ class AclFamilyTest extends FamilyTestBase {
 
         // a new app of the same name starts with an empty drawer
         Client again = app("shop", "new");
+        assertFalse(again.run("info", "keyspace").asString().contains("db3:"), "no trace of the old drawer");
+        assertOk(again.run("flushall")); // walks the app's keyspaces: none of them a closed old one
         assertReply(again.run("dbsize"), 0);
         assertOk(again.run("select", "3"));
         assertReply(again.run("dbsize"), 0);
+        assertOk(again.run("set", "k", "new"));
+        assertTrue(again.run("info", "keyspace").asString().contains("db3:keys=1,"));
     }
 
     // ------------------------------------------------------------------ persistence
