@@ -48,24 +48,8 @@ class AppsSystemTest {
     @TempDir
     Path tmp;
 
-    /** Starts a server with {@code args} on a free port (tries again if the port was taken meanwhile). */
     private CajonProcess start(String name, Path dir, String... args) {
-        AssertionError last = null;
-        for (int attempt = 0; attempt < 3; attempt++) {
-            int port = CajonProcess.freePort();
-            CajonProcess p = servers.launch(name, CajonProcess.serverCommand(port, dir, args), port, dir);
-            try {
-                p.awaitReady();
-                return p;
-            } catch (AssertionError e) {
-                p.close();
-                if (!p.output().contains("Address already in use")) {
-                    throw e;
-                }
-                last = e;
-            }
-        }
-        throw last;
+        return servers.start(name, dir, args);
     }
 
     private CajonProcess startProtected(String name, Path dir) {
