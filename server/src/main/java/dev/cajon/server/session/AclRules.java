@@ -25,6 +25,9 @@ import java.util.Set;
  * ACL LIST and GETUSER show what is in force instead. Anything else is refused with Redis's error.
  * Keywords are case-insensitive, as in Redis.
  *
+ * <p>Errors are Redis's texts, except that a refused password rule is quoted redacted
+ * ({@code '<<redacted>'}), never with the password or hash it holds.
+ *
  * <p>As in Redis 7.0, the rules apply to a copy: when one is refused, nothing changes. Parenthesised
  * selectors spread over several arguments are joined before any rule is applied, so an
  * unmatched parenthesis is reported first.
@@ -105,7 +108,7 @@ public final class AclRules {
                     return u.withPasswords(fewer);
                 }
             }
-            throw new CommandError(RedisErrors.aclRule(r, RedisErrors.ACL_RULE_NO_SUCH_PASSWORD));
+            throw new CommandError(RedisErrors.aclRule(redacted(r), RedisErrors.ACL_RULE_NO_SUCH_PASSWORD));
         }
         if (ArgCursor.is(r, "allkeys") || ArgCursor.is(r, "~*")) {
             p.allKeys = true;
@@ -203,10 +206,19 @@ public final class AclRules {
         }
     }
 
+    /**
+     * A password rule ({@code <pass}, {@code #hash}, {@code !hash}) as an error shows it: its first
+     * character and {@link Accounts#REDACTED}. Redis quotes the whole rule; Cajon never sends a
+     * password or a password's hash back, since clients log error messages.
+     */
+    private static byte[] redacted(byte[] r) {
+        return ((char) r[0] + Accounts.REDACTED).getBytes(StandardCharsets.ISO_8859_1);
+    }
+
     private static String validHash(byte[] r) {
         String hex = new String(r, 1, r.length - 1, StandardCharsets.ISO_8859_1);
         if (!PasswordHash.isSha256Hex(hex)) {
-            throw new CommandError(RedisErrors.aclRule(r, RedisErrors.ACL_RULE_BAD_HASH));
+            throw new CommandError(RedisErrors.aclRule(redacted(r), RedisErrors.ACL_RULE_BAD_HASH));
         }
         return hex;
     }
