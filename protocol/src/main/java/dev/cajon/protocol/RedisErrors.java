@@ -58,6 +58,11 @@ public final class RedisErrors {
     public static final String EXECABORT = "EXECABORT Transaction discarded because of previous errors.";
     public static final String NOT_IN_MULTI = "ERR Command not allowed inside a transaction";
 
+    /** Not a Redis text: APP names an app (ACL user) that does not exist. */
+    public static String noSuchApp(String app) {
+        return "ERR no such app '" + app + "'";
+    }
+
     /** The ACL check refused a command: {@code fullName} is "config|set" for a subcommand. */
     public static String noPermission(String fullName) {
         return "NOPERM this user has no permissions to run the '" + fullName + "' command";

@@ -61,8 +61,15 @@ public final class ServerContext {
         this.assisted = config.activeExpiry() ? wheel : null;
         this.config = config;
         this.store = store;
-        this.accounts = Accounts.open(store, config.requirepass());
         this.quotas = new dev.cajon.server.apps.Quotas(store);
+        this.accounts = Accounts.open(store, config.requirepass());
+        // the quotas saved with each app (-1: the server's default)
+        for (dev.cajon.storage.namespace.App a : accounts.users()) {
+            if (a.maxKeys() >= 0 || a.maxBytes() >= 0) {
+                quotas.set(a.name(), new dev.cajon.server.apps.Quotas.Limits(Math.max(0, a.maxKeys()),
+                        Math.max(0, a.maxBytes())));
+            }
+        }
         this.table = standardTable();
         this.dispatcher = new Dispatcher(this, table);
         this.startMillis = config.clock().nowMillis();

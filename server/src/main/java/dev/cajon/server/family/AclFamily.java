@@ -75,7 +75,10 @@ public final class AclFamily {
             names.add(n);
         }
         ServerContext server = c.server();
-        c.integer(server.accounts().deleteUsers(names, app -> closeClientsOf(server, app)));
+        c.integer(server.accounts().deleteUsers(names, app -> {
+            closeClientsOf(server, app);
+            server.quotas().forget(app); // a re-created app starts from the server's defaults
+        }));
     }
 
     /** Closes every connection working in {@code app} (each on its own event loop). */

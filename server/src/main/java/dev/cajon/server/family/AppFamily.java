@@ -27,8 +27,12 @@ public final class AppFamily {
 
     static void quota(Ctx c) {
         String app = c.argv().str(2);
+        if (c.server().accounts().user(app) == null) {
+            throw new CommandError(RedisErrors.noSuchApp(app));
+        }
         Quotas q = c.server().quotas();
         if (c.argc() == 4 && ArgCursor.is(c.arg(3), "default")) {
+            c.server().accounts().updateApp(app, rec -> rec.withQuotas(-1, -1));
             q.set(app, null);
             c.ok();
             return;
@@ -49,6 +53,10 @@ public final class AppFamily {
                 throw new CommandError(RedisErrors.SYNTAX);
             }
         }
+        long k = keys;
+        long b = bytes;
+        // saved with the app first (apps.registry), so a restart or a kill -9 keeps it
+        c.server().accounts().updateApp(app, rec -> rec.withQuotas(k, b));
         q.set(app, new Quotas.Limits(keys, bytes));
         c.ok();
     }

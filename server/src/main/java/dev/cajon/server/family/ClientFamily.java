@@ -79,7 +79,7 @@ public final class ClientFamily {
                 + " flags=" + flags(s) + " db=" + s.db()
                 + " sub=0 psub=0 ssub=0 multi=" + s.transaction().multiCount() + " qbuf=0 qbuf-free=0 argv-mem=0"
                 + " multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=" + s.lastCommand()
-                + " user=default redir=-1"
+                + " user=" + s.app() + " redir=-1"
                 + " resp=" + s.protocol().version()
                 + " lib-name=" + s.libName() + " lib-ver=" + s.libVersion()
                 + " app=" + s.app();
@@ -142,7 +142,7 @@ public final class ClientFamily {
         StringBuilder sb = new StringBuilder();
         Set<Long> only = ids;
         c.server().clients().stream()
-                .filter(s -> s.app().equals(c.session().app()))
+                .filter(s -> visible(c.session(), s))
                 .filter(s -> only == null || only.contains(s.id()))
                 .sorted((a, b) -> Long.compare(a.id(), b.id()))
                 .forEach(s -> sb.append(describe(s, now)).append('\n'));
@@ -167,6 +167,7 @@ public final class ClientFamily {
     static void kill(Ctx c) {
         String addr = null;
         String laddr = null;
+        String user = null;
         long id = 0;
         boolean normalOnly = false;
         boolean noneOfType = false;
@@ -198,8 +199,9 @@ public final class ClientFamily {
                 } else if (ArgCursor.is(opt, "laddr")) {
                     laddr = c.argv().str(i + 1);
                 } else if (ArgCursor.is(opt, "user")) {
-                    // ACLGetUserByName is case-sensitive; "default" is the only user until apps land
-                    if (!Arrays.equals(val, DEFAULT_USER)) {
+                    // ACLGetUserByName is case-sensitive; every user is an app (default: the admin's)
+                    user = c.argv().str(i + 1);
+                    if (c.server().accounts().user(user) == null) {
                         throw new CommandError(RedisErrors.noSuchUser(val));
                     }
                 } else if (ArgCursor.is(opt, "skipme")) {
@@ -220,7 +222,8 @@ public final class ClientFamily {
         boolean closeMe = false;
         if (!(normalOnly && noneOfType)) {
             for (ClientSession s : c.server().clients()) {
-                if (!s.app().equals(me.app())
+                if (!visible(me, s)
+                        || user != null && !user.equals(s.app())
                         || addr != null && !addr.equals(s.addr())
                         || laddr != null && !laddr.equals(s.laddr())
                         || id != 0 && s.id() != id
@@ -248,7 +251,10 @@ public final class ClientFamily {
         }
     }
 
-    private static final byte[] DEFAULT_USER = "default".getBytes(StandardCharsets.US_ASCII);
+    /** An app sees (and kills) only its own connections; the admin sees every app's. */
+    static boolean visible(ClientSession me, ClientSession other) {
+        return me.app().equals(other.app()) || me.app().equals(dev.cajon.storage.Store.DEFAULT_APP);
+    }
 
     // ------------------------------------------------------------------ PAUSE, UNPAUSE
 

@@ -18,9 +18,13 @@ import org.junit.jupiter.api.Test;
 class AppQuotaTest extends FamilyTestBase {
     static final String OOM = "OOM command not allowed when used memory > 'maxmemory'.";
 
+    /** A connection of app {@code name}, created with ACL SETUSER and logged in with AUTH. */
     private Client app(String name) {
+        if (server.context().accounts().user(name) == null) {
+            assertOk(run("acl", "setuser", name, "on", ">pw-" + name));
+        }
         Client c = server.client();
-        c.session().app(name); // what AUTH <app> <password> does (see AclFamily)
+        assertOk(c.run("auth", name, "pw-" + name));
         return c;
     }
 
@@ -129,8 +133,27 @@ class AppQuotaTest extends FamilyTestBase {
     }
 
     @Test
+    void aQuotaIsSavedWithTheAppAndGoesWithIt() {
+        app("shop");
+        assertOk(run("app", "quota", "shop", "maxkeys", "7", "maxbytes", "9000"));
+        assertError(run("app", "quota", "nobody", "maxkeys", "1"), "ERR no such app 'nobody'");
+        server.close();
+        server = dev.cajon.server.testkit.InProcessServer.open(dir);
+        client = server.client();
+        Map<String, Reply> m = info(client, "shop");
+        assertReply(m.get("max-keys"), 7);
+        assertReply(m.get("max-bytes"), 9000);
+        assertReply(m.get("quota"), "own");
+        // ACL DELUSER drops it: an app of the same name starts from the defaults
+        assertReply(run("acl", "deluser", "shop"), 1);
+        app("shop");
+        assertReply(info(client, "shop").get("quota"), "default");
+    }
+
+    @Test
     void anAppSeesOnlyItsOwnUsage() {
         Client shop = app("shop");
+        app("blog");
         assertError(shop.run("app", "info", "blog"), "NOPERM this user has no permissions to run the 'app|info' command");
         assertReply(info(shop, "shop").get("app"), "shop");
     }

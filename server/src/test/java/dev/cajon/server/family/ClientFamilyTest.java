@@ -148,13 +148,18 @@ class ClientFamilyTest extends FamilyTestBase {
     }
 
     @Test
-    void killOnlySeesClientsOfTheSameApp() {
+    void killOnlySeesClientsOfTheSameAppButTheAdminSeesAll() {
+        Client app = server.client();
+        app.session().app("some-app");
         Client elsewhere = server.client();
         elsewhere.session().app("other-app");
-        assertError(run("client", "kill", elsewhere.session().addr()), "ERR No such client");
-        assertReply(run("client", "kill", "id", elsewhere.id()), 0);
-        assertReply(run("client", "kill", "laddr", elsewhere.session().laddr()), 0);
+        assertError(app.run("client", "kill", elsewhere.session().addr()), "ERR No such client");
+        assertReply(app.run("client", "kill", "id", elsewhere.id()), 0);
+        assertReply(app.run("client", "kill", "laddr", elsewhere.session().laddr()), 0);
         assertFalse(elsewhere.session().killed());
+        // the admin (default) reaches every app's connections, as Redis's admin does
+        assertReply(run("client", "kill", "id", elsewhere.id()), 1);
+        assertTrue(elsewhere.session().killed());
     }
 
     @Test
