@@ -4,8 +4,11 @@ import dev.cajon.protocol.Argv;
 import dev.cajon.protocol.RedisErrors;
 import dev.cajon.protocol.Resp;
 import dev.cajon.server.ServerContext;
+import dev.cajon.server.metrics.AppMetrics;
+import dev.cajon.server.metrics.Metering;
 import dev.cajon.server.session.ClientSession;
 import dev.cajon.server.session.Transaction;
+import io.netty.buffer.ByteBuf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -104,6 +107,19 @@ public final class Dispatcher {
         server.stats().commandsProcessed.increment();
         c.session().touched(spec.name(), server.clock().nowMillis());
         c.begin(argv, spec);
+        AppMetrics metrics = Metering.of(c); // null without metrics; found once per session and app
+        if (metrics == null) {
+            handle(c, spec);
+            return;
+        }
+        ByteBuf out = c.out();
+        int mark = out.writerIndex();
+        long start = System.nanoTime();
+        handle(c, spec);
+        metrics.record(spec, System.nanoTime() - start, Metering.repliedError(c, out, mark));
+    }
+
+    private static void handle(Ctx c, CommandSpec spec) {
         try {
             spec.handler().handle(c);
         } catch (CommandError e) {

@@ -244,4 +244,27 @@ public final class ClientSession {
         replySkip = replySkipNext;
         replySkipNext = false;
     }
+
+    // ------------------------------------------------------------------ metrics
+
+    /**
+     * The app {@link #appMetrics} was found for (see {@code Metering}), compared by identity with
+     * {@link #app()}; null before the first command. Only the connection's thread uses these two.
+     */
+    private String metricsApp;
+    /** The meters of {@link #metricsApp}, or null when the server runs without metrics. */
+    private dev.cajon.server.metrics.AppMetrics appMetrics;
+
+    public String metricsApp() {
+        return metricsApp;
+    }
+
+    public dev.cajon.server.metrics.AppMetrics appMetrics() {
+        return appMetrics;
+    }
+
+    public void appMetrics(String forApp, dev.cajon.server.metrics.AppMetrics m) {
+        this.metricsApp = forApp;
+        this.appMetrics = m;
+    }
 }
