@@ -7,17 +7,14 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code GET /metrics} in Prometheus's text format, on the JDK's own HTTP server. Bounded: one
- * executor thread ({@code cajon-metrics}) answers every scrape in turn, beside the JDK's one
- * dispatcher thread; nothing here runs on an event loop. Anything but GET or HEAD of
+ * {@code GET /metrics} in Prometheus's text format, on the JDK's own HTTP server. Bounded: the
+ * metrics thread ({@code cajon-metrics}, see {@link ServerMetrics}) answers every scrape in turn,
+ * beside the JDK's one dispatcher thread; nothing here runs on an event loop. Anything but GET or HEAD of
  * {@code /metrics} is answered 404 or 405. The body is gzipped when the scraper accepts it, as
  * Prometheus does (a thousand apps make a large page).
  *
@@ -30,12 +27,10 @@ public final class MetricsEndpoint implements AutoCloseable {
 
     private final ServerMetrics metrics;
     private final HttpServer http;
-    private final ExecutorService executor;
 
-    private MetricsEndpoint(ServerMetrics metrics, HttpServer http, ExecutorService executor) {
+    private MetricsEndpoint(ServerMetrics metrics, HttpServer http) {
         this.metrics = metrics;
         this.http = http;
-        this.executor = executor;
     }
 
     /**
@@ -58,15 +53,10 @@ public final class MetricsEndpoint implements AutoCloseable {
             http.stop(0);
             throw e;
         }
-        ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "cajon-metrics");
-            t.setDaemon(true);
-            return t;
-        });
-        http.setExecutor(executor);
+        http.setExecutor(metrics.executor());
         http.createContext("/", exchange -> serve(metrics, exchange));
         http.start();
-        return new MetricsEndpoint(metrics, http, executor);
+        return new MetricsEndpoint(metrics, http);
     }
 
     private static void serve(ServerMetrics metrics, HttpExchange x) throws IOException {
@@ -124,10 +114,6 @@ public final class MetricsEndpoint implements AutoCloseable {
     public void close() {
         try {
             http.stop(0);
-            executor.shutdownNow();
-            executor.awaitTermination(2, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         } finally {
             metrics.close();
         }

@@ -16,6 +16,7 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;
@@ -23,6 +24,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.ToLongFunction;
 
@@ -61,7 +65,15 @@ public final class ServerMetrics implements AutoCloseable {
     private static final Map<ServerContext, ServerMetrics> ATTACHED = new ConcurrentHashMap<>();
 
     private final ServerContext server;
-    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    /** The one metrics thread: ticks {@link #clock} and answers the endpoint's scrapes. */
+    private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "cajon-metrics");
+        t.setDaemon(true);
+        return t;
+    });
+    private final CoarseClock clock = new CoarseClock();
+    private final PrometheusMeterRegistry registry =
+            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT, new PrometheusRegistry(), clock);
     private final JvmGcMetrics gc = new JvmGcMetrics();
     private final AtomicReferenceArray<Timer> latency;
     private final Map<String, AppMetrics> apps = new ConcurrentHashMap<>();
@@ -72,6 +84,7 @@ public final class ServerMetrics implements AutoCloseable {
         this.server = server;
         this.liveBytes = liveBytes;
         this.latency = new AtomicReferenceArray<>(server.table().indexCount());
+        executor.scheduleAtFixedRate(clock::tick, 1, 1, TimeUnit.SECONDS);
         new JvmMemoryMetrics().bindTo(registry);
         gc.bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
@@ -177,6 +190,11 @@ public final class ServerMetrics implements AutoCloseable {
         return server;
     }
 
+    /** The metrics thread, which the endpoint runs its scrapes on. */
+    ScheduledExecutorService executor() {
+        return executor;
+    }
+
     ToLongFunction<Keyspace> liveBytes() {
         return liveBytes;
     }
@@ -229,6 +247,12 @@ public final class ServerMetrics implements AutoCloseable {
     public void close() {
         closed = true;
         ATTACHED.remove(server, this);
+        executor.shutdownNow();
+        try {
+            executor.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         gc.close();
         registry.close();
     }
