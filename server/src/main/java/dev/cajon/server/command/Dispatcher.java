@@ -4,8 +4,8 @@ import dev.cajon.protocol.Argv;
 import dev.cajon.protocol.RedisErrors;
 import dev.cajon.protocol.Resp;
 import dev.cajon.server.ServerContext;
-import dev.cajon.server.metrics.AppMetrics;
 import dev.cajon.server.metrics.Metering;
+import dev.cajon.server.metrics.SessionMetrics;
 import dev.cajon.server.session.ClientSession;
 import dev.cajon.server.session.Transaction;
 import io.netty.buffer.ByteBuf;
@@ -107,7 +107,7 @@ public final class Dispatcher {
         server.stats().commandsProcessed.increment();
         c.session().touched(spec.name(), server.clock().nowMillis());
         c.begin(argv, spec);
-        AppMetrics metrics = Metering.of(c); // null without metrics; found once per session and app
+        SessionMetrics metrics = Metering.of(c); // null without metrics; found once per session and app
         if (metrics == null) {
             handle(c, spec);
             return;

@@ -10,7 +10,6 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.ToLongFunction;
 
@@ -20,7 +19,8 @@ import java.util.function.ToLongFunction;
  * {@code cajon_app_live_bytes} (once storage counts them), {@code cajon_app_expired_keys_total}
  * and {@code cajon_app_quota_rejected_total}.
  *
- * <p>Shared by every connection of the app, on any event loop. The per-command counters sit in
+ * <p>Shared by every connection of the app, on any event loop (Micrometer's counters are striped
+ * adders, so two loops counting one command do not write one cache line). The per-command counters sit in
  * arrays indexed by {@link CommandSpec#index()} and are registered the first time the app runs
  * that command (a racing second registration gets the same meter back from the registry, so the
  * slot holds one meter either way).
@@ -66,21 +66,18 @@ public final class AppMetrics {
     }
 
     /**
-     * Counts one command the app ran: its counter, its latency (server-wide, per command) and,
-     * when it answered an error, its error counter. Rows that were never registered in the
-     * command table ({@code index} -1) are not counted.
+     * Counts one command the app ran, and its error when it answered one. Returns false for a
+     * row that was never registered in the command table ({@code index} -1), which is not counted.
      */
-    public void record(CommandSpec spec, long nanos, boolean error) {
-        int i = spec.index();
+    boolean count(int i, CommandSpec spec, boolean error) {
         if (i < 0 || i >= commands.length()) {
-            return;
+            return false;
         }
         Counter n = commands.getAcquire(i);
         if (n == null) {
             n = register(commands, i, "cajon.commands", "Commands the app ran", spec);
         }
         n.increment();
-        server.latency(i, spec).record(nanos, TimeUnit.NANOSECONDS);
         if (error) {
             Counter e = errors.getAcquire(i);
             if (e == null) {
@@ -88,6 +85,7 @@ public final class AppMetrics {
             }
             e.increment();
         }
+        return true;
     }
 
     private Counter register(AtomicReferenceArray<Counter> slots, int i, String name, String what, CommandSpec spec) {

@@ -6,39 +6,50 @@ import dev.cajon.server.session.ClientSession;
 import io.netty.buffer.ByteBuf;
 
 /**
- * What the dispatcher asks per command: the meters of the session's app, or null when the server
+ * What the dispatcher asks per command: what the session records into, or null when the server
  * runs without metrics.
  *
- * <p>The session keeps the answer with the app it was found for, compared by identity with
- * {@link ClientSession#app()} on every command: one volatile read and a compare while the app
- * stays the same (AUTH changes it, and the next command looks again). Without metrics the cached
- * answer is null, so a server without metrics pays that compare and a null check per command.
+ * <p>The session keeps the answer ({@link SessionMetrics}) with the app and the thread it was
+ * found for, both compared by identity on every command: a volatile read and two compares while
+ * they stay the same (AUTH changes the app, and the next command looks again; a connection never
+ * moves to another event loop, but if a session ran elsewhere it would look again rather than
+ * write another thread's histogram). Without metrics the answer says so, and a server without
+ * metrics pays those compares and a null check per command.
  */
 public final class Metering {
     private Metering() {
     }
 
-    /** The meters of {@code c}'s app, or null without metrics. */
-    public static AppMetrics of(Ctx c) {
+    /** What {@code c}'s session records into, or null without metrics. */
+    public static SessionMetrics of(Ctx c) {
         ClientSession s = c.session();
-        String app = s.app();
-        if (app == s.metricsApp()) {
-            return s.appMetrics();
+        SessionMetrics m = s.metrics();
+        if (m == null || m.app != s.app() || m.thread != Thread.currentThread()) {
+            m = resolve(c.server(), s);
         }
-        return resolve(c.server(), s, app);
+        return m.on() ? m : null;
     }
 
-    /** For a check outside the command path (the quota's OOM refusal): the meters of the session's app, or null. */
-    public static AppMetrics of(ServerContext server, ClientSession s) {
+    /**
+     * The meters of the session's app, or null without metrics: for a check outside the command
+     * path (the quota's OOM refusal counts {@link AppMetrics#quotaRejected()} here).
+     */
+    public static AppMetrics app(ServerContext server, ClientSession s) {
+        SessionMetrics m = s.metrics();
+        if (m == null || m.app != s.app() || m.thread != Thread.currentThread()) {
+            m = resolve(server, s);
+        }
+        return m.app();
+    }
+
+    private static SessionMetrics resolve(ServerContext server, ClientSession s) {
         String app = s.app();
-        return app == s.metricsApp() ? s.appMetrics() : resolve(server, s, app);
-    }
-
-    private static AppMetrics resolve(ServerContext server, ClientSession s, String app) {
-        ServerMetrics m = ServerMetrics.of(server);
-        AppMetrics a = m == null ? null : m.app(app);
-        s.appMetrics(app, a);
-        return a;
+        ServerMetrics metrics = ServerMetrics.of(server);
+        SessionMetrics m = metrics == null
+                ? new SessionMetrics(app, Thread.currentThread(), null, null)
+                : new SessionMetrics(app, Thread.currentThread(), metrics.app(app), metrics.latency().recorder());
+        s.metrics(m);
+        return m;
     }
 
     /**

@@ -248,23 +248,16 @@ public final class ClientSession {
     // ------------------------------------------------------------------ metrics
 
     /**
-     * The app {@link #appMetrics} was found for (see {@code Metering}), compared by identity with
-     * {@link #app()}; null before the first command. Only the connection's thread uses these two.
+     * What this session's commands record into, found on its first command and again when its
+     * app changes (see {@code Metering}); null before. Only the connection's thread uses it.
      */
-    private String metricsApp;
-    /** The meters of {@link #metricsApp}, or null when the server runs without metrics. */
-    private dev.cajon.server.metrics.AppMetrics appMetrics;
+    private dev.cajon.server.metrics.SessionMetrics metrics;
 
-    public String metricsApp() {
-        return metricsApp;
+    public dev.cajon.server.metrics.SessionMetrics metrics() {
+        return metrics;
     }
 
-    public dev.cajon.server.metrics.AppMetrics appMetrics() {
-        return appMetrics;
-    }
-
-    public void appMetrics(String forApp, dev.cajon.server.metrics.AppMetrics m) {
-        this.metricsApp = forApp;
-        this.appMetrics = m;
+    public void metrics(dev.cajon.server.metrics.SessionMetrics m) {
+        this.metrics = m;
     }
 }

@@ -147,7 +147,7 @@ class AppMetricsTest {
         server.advance(200);
         assertTrue(b.run("get", "t1").isNil());
         assertTrue(b.run("get", "t2").isNil());
-        AppMetrics meters = Metering.of(server.context(), a.session());
+        AppMetrics meters = Metering.app(server.context(), a.session());
         assertNotNull(meters);
         meters.quotaRejected();
         meters.quotaRejected();
