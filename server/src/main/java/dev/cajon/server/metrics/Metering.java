@@ -46,8 +46,9 @@ public final class Metering {
         String app = s.app();
         ServerMetrics metrics = ServerMetrics.of(server);
         SessionMetrics m = metrics == null
-                ? new SessionMetrics(app, Thread.currentThread(), null, null)
-                : new SessionMetrics(app, Thread.currentThread(), metrics.app(app), metrics.latency().recorder());
+                ? new SessionMetrics(app, Thread.currentThread(), null, null, 0)
+                : new SessionMetrics(app, Thread.currentThread(), metrics.app(app), metrics.latency().recorder(),
+                        metrics.commandRows());
         s.metrics(m);
         return m;
     }

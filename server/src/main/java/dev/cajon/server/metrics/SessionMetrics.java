@@ -8,18 +8,24 @@ import dev.cajon.server.command.CommandSpec;
  * null and {@link Metering#of} answers null.
  */
 public final class SessionMetrics {
+    /** {@link #start}'s answer for a command that is not timed this time. */
+    public static final long NOT_TIMED = Long.MIN_VALUE;
+
     /** The session's app when this was found, compared by identity. */
     final String app;
     /** The thread this was found on: the recorder is that thread's alone. */
     final Thread thread;
     private final AppMetrics meters;
     private final CommandLatency.Recorder latency;
+    /** Rows of the command table: indexes at or above it (or -1) are no registered row. */
+    private final int rows;
 
-    SessionMetrics(String app, Thread thread, AppMetrics meters, CommandLatency.Recorder latency) {
+    SessionMetrics(String app, Thread thread, AppMetrics meters, CommandLatency.Recorder latency, int rows) {
         this.app = app;
         this.thread = thread;
         this.meters = meters;
         this.latency = latency;
+        this.rows = rows;
     }
 
     boolean on() {
@@ -32,13 +38,23 @@ public final class SessionMetrics {
     }
 
     /**
-     * One command the session ran: its app's counter, its error counter when it answered an
-     * error, and its latency. Rows never registered in the command table are not counted.
+     * Before a command runs: {@code System.nanoTime()} when this run is timed (see
+     * {@link CommandLatency}), else {@link #NOT_TIMED}.
      */
-    public void record(CommandSpec spec, long nanos, boolean error) {
+    public long start(CommandSpec spec) {
         int i = spec.index();
-        if (meters.count(i, spec, error)) {
-            latency.record(i, nanos);
+        return i >= 0 && i < rows && latency.timed(i) ? System.nanoTime() : NOT_TIMED;
+    }
+
+    /**
+     * After it ran: its app's counter, its error counter when it answered an error, and its
+     * latency when {@link #start} timed it. Rows never registered in the command table are not
+     * counted.
+     */
+    public void end(CommandSpec spec, long start, boolean error) {
+        int i = spec.index();
+        if (meters.count(i, spec, error) && start != NOT_TIMED) {
+            latency.record(i, System.nanoTime() - start);
         }
     }
 }

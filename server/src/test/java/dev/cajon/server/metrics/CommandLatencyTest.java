@@ -86,4 +86,29 @@ class CommandLatencyTest {
         assertEquals(threads, set.getCount());
         assertEquals(threads * 3.0, set.getSum(), 1e-9);
     }
+
+    @Test
+    void cheapFrequentCommandsAreTimedOneTimeInEightTheOthersEachTime() {
+        CommandTable table = ServerContext.standardTable();
+        for (String name : new String[] {"get", "set", "incr", "mget", "exists", "expire", "ttl", "ping"}) {
+            assertTrue(CommandLatency.sampled(table.get(name)), name + " is sampled");
+        }
+        for (String name : new String[] {"del", "mset", "keys", "scan", "flushdb", "exec", "info"}) {
+            assertTrue(!CommandLatency.sampled(table.get(name)), name + " is timed each time");
+        }
+        CommandLatency latency = new CommandLatency(table);
+        CommandLatency.Recorder r = latency.recorder();
+        int get = table.get("get").index();
+        int del = table.get("del").index();
+        int runs = 80_000;
+        int timedGets = 0;
+        for (int i = 0; i < runs; i++) {
+            if (r.timed(get)) {
+                timedGets++;
+            }
+            assertTrue(r.timed(del));
+        }
+        // runs / 8 = 10,000, sigma 94: 5 sigma either side
+        assertTrue(timedGets > 9_530 && timedGets < 10_470, "timed " + timedGets + " of " + runs);
+    }
 }
