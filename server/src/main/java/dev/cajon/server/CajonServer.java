@@ -1,6 +1,7 @@
 package dev.cajon.server;
 
 import dev.cajon.protocol.RequestDecoder;
+import dev.cajon.server.metrics.MetricsEndpoint;
 import dev.cajon.server.net.ConnectionHandler;
 import dev.cajon.server.net.InputCounter;
 import dev.cajon.storage.Store;
@@ -48,13 +49,17 @@ public final class CajonServer implements AutoCloseable {
     private final Channel serverChannel;
     private final String transport;
     private final ExpiryReaper reaper;
+    /** GET /metrics, with --metrics-port; else null. */
+    private final MetricsEndpoint metrics;
     /** The expiry warm-up running beside the server after start, or null. */
     private volatile ExpiryWarmup warmup;
     private volatile boolean closed;
 
     private CajonServer(ServerConfig config, Store store, ServerContext context, EventLoopGroup boss,
-                        EventLoopGroup workers, Channel serverChannel, String transport, ExpiryReaper reaper) {
+                        EventLoopGroup workers, Channel serverChannel, String transport, ExpiryReaper reaper,
+                        MetricsEndpoint metrics) {
         this.reaper = reaper;
+        this.metrics = metrics;
         this.config = config;
         this.store = store;
         this.context = context;
@@ -121,8 +126,13 @@ public final class CajonServer implements AutoCloseable {
         }
         int reapers = config.expiryThreads() > 0 ? config.expiryThreads() : defaultExpiryThreads();
         ExpiryReaper reaper = config.activeExpiry() ? new ExpiryReaper(wheel, 5, reapers).start() : null;
+        MetricsEndpoint metrics = null;
         try {
             ServerContext context = new ServerContext(config, store, wheel);
+            if (config.metricsOn()) {
+                // before the socket is bound, so every command is counted
+                metrics = MetricsEndpoint.start(context, config.metricsBind(), config.metricsPort());
+            }
             InputCounter counter = new InputCounter(context.stats());
             ServerBootstrap b = new ServerBootstrap()
                     .group(boss, workers)
@@ -143,7 +153,8 @@ public final class CajonServer implements AutoCloseable {
                     });
             Channel ch = b.bind(new InetSocketAddress(config.bind(), config.port())).sync().channel();
             context.port(((InetSocketAddress) ch.localAddress()).getPort());
-            CajonServer server = new CajonServer(config, store, context, boss, workers, ch, epoll ? "epoll" : "nio", reaper);
+            CajonServer server = new CajonServer(config, store, context, boss, workers, ch, epoll ? "epoll" : "nio", reaper,
+                    metrics);
             // SHUTDOWN in a server embedded without a launcher: close it (off the event loop)
             context.onShutdownRequest(() -> new Thread(server::close, "cajon-shutdown").start());
             if (reaper != null && config.expiryWarmup()) {
@@ -160,6 +171,9 @@ public final class CajonServer implements AutoCloseable {
             // also a BindException, which Netty rethrows without declaring it
             boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            if (metrics != null) {
+                metrics.close();
+            }
             if (reaper != null) {
                 reaper.close();
             }
@@ -215,6 +229,11 @@ public final class CajonServer implements AutoCloseable {
         return config;
     }
 
+    /** Where GET /metrics is served, or null without --metrics-port. */
+    public InetSocketAddress metricsAddress() {
+        return metrics == null ? null : metrics.address();
+    }
+
     /**
      * Stops accepting, lets the event loops finish the commands and replies in flight, then
      * closes every map (which marks the data directory as cleanly closed).
@@ -226,6 +245,9 @@ public final class CajonServer implements AutoCloseable {
         }
         closed = true;
         try {
+            if (metrics != null) {
+                metrics.close();
+            }
             serverChannel.close().syncUninterruptibly();
             boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
             workers.shutdownGracefully(100, 5_000, TimeUnit.MILLISECONDS).syncUninterruptibly();

@@ -50,6 +50,14 @@ public final class Main implements Callable<Integer> {
                     + " Apps are created with ACL SETUSER and have their own passwords.")
     String requirepass;
 
+    @Option(names = "--metrics-port", paramLabel = "N",
+            description = "Serve Prometheus metrics on http://ADDR:N/metrics (default: off; 0 picks a free port).")
+    int metricsPort = ServerConfig.METRICS_OFF;
+
+    @Option(names = "--metrics-bind", paramLabel = "ADDR",
+            description = "Address the metrics endpoint listens on (default: ${DEFAULT-VALUE}).")
+    String metricsBind = ServerConfig.DEFAULT_METRICS_BIND;
+
     static final class VersionProvider implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
@@ -86,7 +94,8 @@ public final class Main implements Callable<Integer> {
     public Integer call() throws Exception {
         long t0 = System.nanoTime();
         ServerConfig cfg = ServerConfig.defaults().withBind(bind).withPort(port).withDir(dir).withIoThreads(ioThreads).withExpiryThreads(expiryThreads)
-                .withExpiryWarmup(expiryWarmup).withRequirepass(requirepass);
+                .withExpiryWarmup(expiryWarmup).withRequirepass(requirepass)
+                .withMetrics(metricsPort, metricsBind);
         CajonServer server;
         try {
             server = CajonServer.start(cfg);
@@ -111,6 +120,10 @@ public final class Main implements Callable<Integer> {
         Log.LOG.info("Cajon {} ready to accept connections on {}:{} (data dir {}, {} transport, {} recovery, started in {} ms)",
                 Version.CAJON, bind, server.port(), dir.toAbsolutePath().normalize(), server.transport(),
                 server.store().recovered() ? "after" : "no", (System.nanoTime() - t0) / 1_000_000);
+        if (server.metricsAddress() != null) {
+            java.net.InetSocketAddress m = server.metricsAddress();
+            Log.LOG.info("Prometheus metrics on http://{}:{}/metrics", m.getHostString(), m.getPort());
+        }
         stopRequested.await();
         Log.LOG.info("shutting down");
         server.close();
@@ -166,9 +179,13 @@ public final class Main implements Callable<Integer> {
                 case "--requirepass":
                     m.requirepass = value;
                     break;
+                case "--metrics-bind":
+                    m.metricsBind = value;
+                    break;
                 case "--port":
                 case "--io-threads":
                 case "--expiry-threads":
+                case "--metrics-port":
                     int n = plainDecimal(value);
                     if (n < 0) {
                         return null;
@@ -177,6 +194,8 @@ public final class Main implements Callable<Integer> {
                         m.port = n;
                     } else if (name.equals("--io-threads")) {
                         m.ioThreads = n;
+                    } else if (name.equals("--metrics-port")) {
+                        m.metricsPort = n;
                     } else {
                         m.expiryThreads = n;
                     }

@@ -19,59 +19,86 @@ import java.nio.file.Path;
  * @param requirepass the password of the {@code default} user (the admin), or null: then, as in a
  *                    Redis without requirepass, default has none and every connection starts
  *                    authenticated as default. Never logged: {@link #toString()} hides it.
+ * @param metricsPort port of the Prometheus endpoint ({@code GET /metrics}); {@link #METRICS_OFF} (the
+ *                    default) serves none and records nothing, 0 picks a free port
+ * @param metricsBind address the metrics endpoint listens on (loopback by default)
  */
 public record ServerConfig(String bind, int port, Path dir, Clock clock, int ioThreads, boolean activeExpiry,
-                           int expiryThreads, boolean expiryWarmup, String requirepass) {
+                           int expiryThreads, boolean expiryWarmup, String requirepass, int metricsPort,
+                           String metricsBind) {
     public static final String DEFAULT_BIND = "127.0.0.1";
     public static final int DEFAULT_PORT = 6379;
     public static final Path DEFAULT_DIR = Path.of("data");
+    /** {@link #metricsPort} of a server without metrics. */
+    public static final int METRICS_OFF = -1;
+    public static final String DEFAULT_METRICS_BIND = "127.0.0.1";
 
     public static ServerConfig defaults() {
-        return new ServerConfig(DEFAULT_BIND, DEFAULT_PORT, DEFAULT_DIR, Clock.SYSTEM, 0, true, 0, true, null);
+        return new ServerConfig(DEFAULT_BIND, DEFAULT_PORT, DEFAULT_DIR, Clock.SYSTEM, 0, true, 0, true, null, METRICS_OFF,
+                DEFAULT_METRICS_BIND);
     }
 
     public ServerConfig withPort(int p) {
-        return new ServerConfig(bind, p, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass);
+        return new ServerConfig(bind, p, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
+                metricsPort, metricsBind);
     }
 
     public ServerConfig withDir(Path d) {
-        return new ServerConfig(bind, port, d, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass);
+        return new ServerConfig(bind, port, d, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
+                metricsPort, metricsBind);
     }
 
     public ServerConfig withBind(String b) {
-        return new ServerConfig(b, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass);
+        return new ServerConfig(b, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
+                metricsPort, metricsBind);
     }
 
     public ServerConfig withClock(Clock c) {
-        return new ServerConfig(bind, port, dir, c, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass);
+        return new ServerConfig(bind, port, dir, c, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
+                metricsPort, metricsBind);
     }
 
     public ServerConfig withActiveExpiry(boolean on) {
-        return new ServerConfig(bind, port, dir, clock, ioThreads, on, expiryThreads, expiryWarmup, requirepass);
+        return new ServerConfig(bind, port, dir, clock, ioThreads, on, expiryThreads, expiryWarmup, requirepass,
+                metricsPort, metricsBind);
     }
 
     public ServerConfig withExpiryThreads(int n) {
-        return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, n, expiryWarmup, requirepass);
+        return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, n, expiryWarmup, requirepass,
+                metricsPort, metricsBind);
     }
 
     public ServerConfig withIoThreads(int n) {
-        return new ServerConfig(bind, port, dir, clock, n, activeExpiry, expiryThreads, expiryWarmup, requirepass);
+        return new ServerConfig(bind, port, dir, clock, n, activeExpiry, expiryThreads, expiryWarmup, requirepass,
+                metricsPort, metricsBind);
     }
 
     public ServerConfig withExpiryWarmup(boolean on) {
-        return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, on, requirepass);
+        return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, on, requirepass,
+                metricsPort, metricsBind);
     }
 
     /** {@code --requirepass}: the default user needs this password (null: no password). */
     public ServerConfig withRequirepass(String pass) {
-        return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, pass);
+        return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, pass,
+                metricsPort, metricsBind);
     }
 
     /** The record's fields, with the password hidden. */
+    public ServerConfig withMetrics(int p, String b) {
+        return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
+                p, b);
+    }
+
+    public boolean metricsOn() {
+        return metricsPort != METRICS_OFF;
+    }
+
     @Override
     public String toString() {
         return "ServerConfig[bind=" + bind + ", port=" + port + ", dir=" + dir + ", clock=" + clock + ", ioThreads="
                 + ioThreads + ", activeExpiry=" + activeExpiry + ", expiryThreads=" + expiryThreads
-                + ", expiryWarmup=" + expiryWarmup + ", requirepass=" + (requirepass == null ? "none" : "(hidden)") + "]";
+                + ", expiryWarmup=" + expiryWarmup + ", requirepass=" + (requirepass == null ? "none" : "(hidden)")
+                + ", metricsPort=" + metricsPort + ", metricsBind=" + metricsBind + "]";
     }
 }

@@ -41,6 +41,23 @@ class MainTest {
     }
 
     @Test
+    void metricsAreOffUnlessAPortIsGivenAndListenOnLoopbackUnlessTold() {
+        Main defaults = Main.quickParse(new String[0]);
+        assertEquals(ServerConfig.METRICS_OFF, defaults.metricsPort);
+        assertEquals("127.0.0.1", defaults.metricsBind);
+        Main full = new Main();
+        new CommandLine(full).parseArgs();
+        assertEquals(ServerConfig.METRICS_OFF, full.metricsPort);
+        assertEquals("127.0.0.1", full.metricsBind);
+        Main on = Main.quickParse(new String[] {"--metrics-port", "8379"});
+        assertEquals(8379, on.metricsPort);
+        assertEquals("127.0.0.1", on.metricsBind);
+        Main open = Main.quickParse(new String[] {"--metrics-port=8379", "--metrics-bind", "0.0.0.0"});
+        assertEquals(8379, open.metricsPort);
+        assertEquals("0.0.0.0", open.metricsBind);
+    }
+
+    @Test
     void theExpiryWarmupIsOnUnlessTurnedOff() {
         Main quick = Main.quickParse(new String[] {"--port", "7000"});
         assertNotNull(quick);
@@ -67,8 +84,8 @@ class MainTest {
 
     @Test
     void whateverItAcceptsPicocliAcceptsWithTheSameValues() {
-        String[] names = {"--bind", "--port", "--dir", "--io-threads", "--expiry-threads", "--requirepass", "--nope", "-h",
-            "x"};
+        String[] names = {"--bind", "--port", "--dir", "--io-threads", "--expiry-threads", "--requirepass",
+            "--metrics-port", "--metrics-bind", "--nope", "-h", "x"};
         String[] values = {"127.0.0.1", "0", "7", "6379", "007", "+5", "-1", "", "a=b", "data dir", "123456789",
                 "1234567890", "0x10", "::1"};
         Random rnd = new Random(42);
@@ -106,6 +123,8 @@ class MainTest {
             assertEquals(full.ioThreads, quick.ioThreads, what);
             assertEquals(full.expiryThreads, quick.expiryThreads, what);
             assertEquals(full.requirepass, quick.requirepass, what);
+            assertEquals(full.metricsPort, quick.metricsPort, what);
+            assertEquals(full.metricsBind, quick.metricsBind, what);
         }
         if (accepted < 200) {
             fail("only " + accepted + " generated argument lists were ordinary starts: the test checks too little");

@@ -58,6 +58,11 @@ public final class SideBySide implements Callable<Integer> {
     @Option(names = "--redis-cmd", paramLabel = "TEMPLATE", description = "Default: ${DEFAULT-VALUE}")
     String redisCmd = DEFAULT_REDIS_CMD;
 
+    @Option(names = "--redis-name",
+            description = "Label of the server --redis-cmd starts (another Cajon build or setting, for an A/B"
+                    + " run). Default: ${DEFAULT-VALUE}")
+    String redisName = "Redis";
+
     @Option(names = "--redis-aof-cmd", paramLabel = "TEMPLATE", description = "Default: ${DEFAULT-VALUE}")
     String redisAofCmd = DEFAULT_REDIS_AOF_CMD;
 
@@ -197,7 +202,7 @@ public final class SideBySide implements Callable<Integer> {
 
         List<Side> sides = new ArrayList<>();
         sides.add(new Side(cajonName, "a-" + slug(cajonName), new CommandTemplate(cajonCmd)));
-        sides.add(new Side("Redis", "b-redis", new CommandTemplate(redisCmd)));
+        sides.add(new Side(redisName, "b-" + slug(redisName), new CommandTemplate(redisCmd)));
         if (!noAof) {
             sides.add(new Side("Redis AOF", "c-redis-aof", new CommandTemplate(redisAofCmd)));
         }

@@ -8,6 +8,7 @@ import dev.cajon.server.command.CommandTable;
 import dev.cajon.server.command.Ctx;
 import dev.cajon.server.command.Dispatcher;
 import dev.cajon.server.command.ReplyOutput;
+import dev.cajon.server.metrics.ServerMetrics;
 import dev.cajon.storage.Clock;
 import dev.cajon.storage.Store;
 import dev.cajon.storage.expiry.ExpiryWheel;
@@ -23,6 +24,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -38,6 +40,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>The commands are pre-decoded {@link Argv}s (16-byte keys, 32-byte values, 1024 keys in
  * rotation), so the score is lookup + generic checks + handler + storage + reply encoding, and
  * the allocation per op is everything the server does per command after decoding.
+ *
+ * <p>{@code metrics}: {@code off} is a server started without {@code --metrics-port};
+ * {@code on} has its metrics attached, so every command also records its app's counter and its
+ * command's latency histogram (nothing scrapes them here).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -70,8 +76,12 @@ public class DispatchBenchmark {
         }
     }
 
+    @Param({"off", "on"})
+    public String metrics;
+
     private Path dir;
     private Store store;
+    private ServerMetrics serverMetrics;
     private CommandTable table;
     private Dispatcher dispatcher;
     private Ctx ctx;
@@ -94,6 +104,7 @@ public class DispatchBenchmark {
         store = Store.open(dir, Clock.SYSTEM, wheel);
         ServerConfig config = ServerConfig.defaults().withDir(dir).withPort(0).withActiveExpiry(false);
         ServerContext server = new ServerContext(config, store, wheel);
+        serverMetrics = metrics.equals("on") ? ServerMetrics.attach(server) : null;
         table = server.table();
         dispatcher = server.dispatcher();
         reply = new HeapReplyOutput();
@@ -134,6 +145,9 @@ public class DispatchBenchmark {
 
     @TearDown(Level.Trial)
     public void tearDown() {
+        if (serverMetrics != null) {
+            serverMetrics.close();
+        }
         store.close();
         reply.buf.release();
         BenchSupport.deleteTree(dir);

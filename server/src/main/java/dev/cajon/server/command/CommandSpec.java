@@ -19,15 +19,25 @@ import java.util.Set;
  * @param since      Redis version that introduced the command
  * @param summary    one-line description (COMMAND DOCS)
  * @param subcommands rows of a container command such as CLIENT; empty otherwise
+ * @param index      the row's number in its {@link CommandTable}, given at registration (every row,
+ *                   subcommands included, has its own, from 0 up to {@link CommandTable#indexCount()}),
+ *                   so per-command state such as metrics lives in arrays indexed by it; -1 for a
+ *                   row that was never registered
  */
 public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int firstKey, int lastKey, int step,
                           String group, String since, String summary, Handler handler,
-                          List<CommandSpec> subcommands) {
+                          List<CommandSpec> subcommands, int index) {
 
     public CommandSpec {
         name = name.toLowerCase(Locale.ROOT);
         flags = flags.isEmpty() ? EnumSet.noneOf(CommandFlag.class) : EnumSet.copyOf(flags);
         subcommands = List.copyOf(subcommands);
+    }
+
+    /** A row not registered yet ({@link #index} -1); {@link CommandTable#register} numbers it. */
+    public CommandSpec(String name, int arity, Set<CommandFlag> flags, int firstKey, int lastKey, int step,
+                       String group, String since, String summary, Handler handler, List<CommandSpec> subcommands) {
+        this(name, arity, flags, firstKey, lastKey, step, group, since, summary, handler, subcommands, -1);
     }
 
     /** A plain command. */

@@ -16,13 +16,32 @@ public final class CommandTable {
     private final Map<String, CommandSpec> byName = new LinkedHashMap<>();
     private CommandSpec[] slots = new CommandSpec[256];
     private byte[][] slotNames = new byte[256][];
+    /** The next {@link CommandSpec#index()} to give. */
+    private int indexes;
 
+    /** Adds the row, numbered: it and each of its subcommands get the next {@link CommandSpec#index()}. */
     public CommandTable register(CommandSpec spec) {
-        if (byName.putIfAbsent(spec.name(), spec) != null) {
+        if (byName.containsKey(spec.name())) {
             throw new IllegalArgumentException("command registered twice: " + spec.name());
         }
+        byName.put(spec.name(), numbered(spec));
         rebuild();
         return this;
+    }
+
+    private CommandSpec numbered(CommandSpec s) {
+        List<CommandSpec> subs = new ArrayList<>(s.subcommands().size());
+        for (CommandSpec sub : s.subcommands()) {
+            subs.add(new CommandSpec(sub.name(), sub.arity(), sub.flags(), sub.firstKey(), sub.lastKey(), sub.step(),
+                    sub.group(), sub.since(), sub.summary(), sub.handler(), sub.subcommands(), indexes++));
+        }
+        return new CommandSpec(s.name(), s.arity(), s.flags(), s.firstKey(), s.lastKey(), s.step(), s.group(),
+                s.since(), s.summary(), s.handler(), subs, indexes++);
+    }
+
+    /** Every registered row's {@link CommandSpec#index()} is below this: the size of an array indexed by it. */
+    public int indexCount() {
+        return indexes;
     }
 
     public CommandTable registerAll(List<CommandSpec> specs) {

@@ -5,8 +5,11 @@ import dev.cajon.protocol.RedisErrors;
 import dev.cajon.protocol.Resp;
 import dev.cajon.server.ServerContext;
 import dev.cajon.server.session.AppPermissions;
+import dev.cajon.server.metrics.Metering;
+import dev.cajon.server.metrics.SessionMetrics;
 import dev.cajon.server.session.ClientSession;
 import dev.cajon.server.session.Transaction;
+import io.netty.buffer.ByteBuf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -102,7 +105,14 @@ public final class Dispatcher {
      */
     private boolean deniedByQuota(Ctx c, CommandSpec spec, Transaction tx) {
         boolean adds = spec.has(CommandFlag.DENYOOM) || spec.name().equals("exec") && tx.queuedDenyoom();
-        return adds && server.quotas().refuse(c.session().app());
+        if (!adds || !server.quotas().refuse(c.session().app())) {
+            return false;
+        }
+        dev.cajon.server.metrics.AppMetrics m = Metering.app(server, c.session());
+        if (m != null) {
+            m.quotaRejected(); // cajon_app_quota_rejected_total
+        }
+        return true;
     }
 
     /**
@@ -131,6 +141,19 @@ public final class Dispatcher {
         server.stats().commandsProcessed.increment();
         c.session().touched(spec.name(), server.clock().nowMillis());
         c.begin(argv, spec);
+        SessionMetrics metrics = Metering.of(c); // null without metrics; found once per session and app
+        if (metrics == null) {
+            handle(c, spec);
+            return;
+        }
+        ByteBuf out = c.out();
+        int mark = out.writerIndex();
+        long start = metrics.start(spec); // a nanoTime, or NOT_TIMED for a cheap command sampled out
+        handle(c, spec);
+        metrics.end(spec, start, Metering.repliedError(c, out, mark));
+    }
+
+    private static void handle(Ctx c, CommandSpec spec) {
         try {
             spec.handler().handle(c);
         } catch (CommandError e) {

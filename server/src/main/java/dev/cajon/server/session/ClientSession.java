@@ -266,4 +266,20 @@ public final class ClientSession {
         appUser = isApp;
         authenticated(true);
     }
+
+    // ------------------------------------------------------------------ metrics
+
+    /**
+     * What this session's commands record into, found on its first command and again when its
+     * app changes (see {@code Metering}); null before. Only the connection's thread uses it.
+     */
+    private dev.cajon.server.metrics.SessionMetrics metrics;
+
+    public dev.cajon.server.metrics.SessionMetrics metrics() {
+        return metrics;
+    }
+
+    public void metrics(dev.cajon.server.metrics.SessionMetrics m) {
+        this.metrics = m;
+    }
 }
