@@ -58,6 +58,14 @@ public final class Main implements Callable<Integer> {
             description = "Address the metrics endpoint listens on (default: ${DEFAULT-VALUE}).")
     String metricsBind = ServerConfig.DEFAULT_METRICS_BIND;
 
+    @Option(names = "--app-max-keys", paramLabel = "N",
+            description = "Key quota of every app without one of its own (APP QUOTA); 0, the default, is none.")
+    long appMaxKeys;
+
+    @Option(names = "--app-max-bytes", paramLabel = "N",
+            description = "Byte quota of every app without one of its own (APP QUOTA); 0, the default, is none.")
+    long appMaxBytes;
+
     static final class VersionProvider implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
@@ -95,7 +103,7 @@ public final class Main implements Callable<Integer> {
         long t0 = System.nanoTime();
         ServerConfig cfg = ServerConfig.defaults().withBind(bind).withPort(port).withDir(dir).withIoThreads(ioThreads).withExpiryThreads(expiryThreads)
                 .withExpiryWarmup(expiryWarmup).withRequirepass(requirepass)
-                .withMetrics(metricsPort, metricsBind);
+                .withMetrics(metricsPort, metricsBind).withAppQuota(Math.max(0, appMaxKeys), Math.max(0, appMaxBytes));
         CajonServer server;
         try {
             server = CajonServer.start(cfg);

@@ -22,10 +22,12 @@ import java.nio.file.Path;
  * @param metricsPort port of the Prometheus endpoint ({@code GET /metrics}); {@link #METRICS_OFF} (the
  *                    default) serves none and records nothing, 0 picks a free port
  * @param metricsBind address the metrics endpoint listens on (loopback by default)
+ * @param appMaxKeys  the key quota of every app without one of its own (0: none)
+ * @param appMaxBytes the byte quota of every app without one of its own (0: none)
  */
 public record ServerConfig(String bind, int port, Path dir, Clock clock, int ioThreads, boolean activeExpiry,
                            int expiryThreads, boolean expiryWarmup, String requirepass, int metricsPort,
-                           String metricsBind) {
+                           String metricsBind, long appMaxKeys, long appMaxBytes) {
     public static final String DEFAULT_BIND = "127.0.0.1";
     public static final int DEFAULT_PORT = 6379;
     public static final Path DEFAULT_DIR = Path.of("data");
@@ -35,59 +37,65 @@ public record ServerConfig(String bind, int port, Path dir, Clock clock, int ioT
 
     public static ServerConfig defaults() {
         return new ServerConfig(DEFAULT_BIND, DEFAULT_PORT, DEFAULT_DIR, Clock.SYSTEM, 0, true, 0, true, null, METRICS_OFF,
-                DEFAULT_METRICS_BIND);
+                DEFAULT_METRICS_BIND, 0, 0);
     }
 
     public ServerConfig withPort(int p) {
         return new ServerConfig(bind, p, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes);
     }
 
     public ServerConfig withDir(Path d) {
         return new ServerConfig(bind, port, d, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes);
     }
 
     public ServerConfig withBind(String b) {
         return new ServerConfig(b, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes);
     }
 
     public ServerConfig withClock(Clock c) {
         return new ServerConfig(bind, port, dir, c, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes);
     }
 
     public ServerConfig withActiveExpiry(boolean on) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, on, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes);
     }
 
     public ServerConfig withExpiryThreads(int n) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, n, expiryWarmup, requirepass,
-                metricsPort, metricsBind);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes);
     }
 
     public ServerConfig withIoThreads(int n) {
         return new ServerConfig(bind, port, dir, clock, n, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes);
     }
 
     public ServerConfig withExpiryWarmup(boolean on) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, on, requirepass,
-                metricsPort, metricsBind);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes);
     }
 
     /** {@code --requirepass}: the default user needs this password (null: no password). */
     public ServerConfig withRequirepass(String pass) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, pass,
-                metricsPort, metricsBind);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes);
     }
 
     /** The record's fields, with the password hidden. */
     public ServerConfig withMetrics(int p, String b) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                p, b);
+                p, b, appMaxKeys, appMaxBytes);
+    }
+
+    /** {@code --app-max-keys} and {@code --app-max-bytes}: the quota of apps without their own. */
+    public ServerConfig withAppQuota(long keys, long bytes) {
+        return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
+                metricsPort, metricsBind, keys, bytes);
     }
 
     public boolean metricsOn() {
@@ -99,6 +107,7 @@ public record ServerConfig(String bind, int port, Path dir, Clock clock, int ioT
         return "ServerConfig[bind=" + bind + ", port=" + port + ", dir=" + dir + ", clock=" + clock + ", ioThreads="
                 + ioThreads + ", activeExpiry=" + activeExpiry + ", expiryThreads=" + expiryThreads
                 + ", expiryWarmup=" + expiryWarmup + ", requirepass=" + (requirepass == null ? "none" : "(hidden)")
-                + ", metricsPort=" + metricsPort + ", metricsBind=" + metricsBind + "]";
+                + ", metricsPort=" + metricsPort + ", metricsBind=" + metricsBind + ", appMaxKeys=" + appMaxKeys
+                + ", appMaxBytes=" + appMaxBytes + "]";
     }
 }

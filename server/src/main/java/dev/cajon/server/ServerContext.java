@@ -63,6 +63,7 @@ public final class ServerContext {
         this.store = store;
         this.quotas = new dev.cajon.server.apps.Quotas(store);
         this.accounts = Accounts.open(store, config.requirepass());
+        quotas.defaults(new dev.cajon.server.apps.Quotas.Limits(config.appMaxKeys(), config.appMaxBytes()));
         // the quotas saved with each app (-1: the server's default)
         for (dev.cajon.storage.namespace.App a : accounts.users()) {
             if (a.maxKeys() >= 0 || a.maxBytes() >= 0) {

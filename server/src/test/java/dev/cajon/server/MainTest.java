@@ -58,6 +58,20 @@ class MainTest {
     }
 
     @Test
+    void appQuotaDefaultsAreNoneUnlessGiven() {
+        Main full = new Main();
+        new CommandLine(full).parseArgs();
+        assertEquals(0, full.appMaxKeys);
+        assertEquals(0, full.appMaxBytes);
+        Main set = new Main();
+        new CommandLine(set).parseArgs("--app-max-keys", "10000", "--app-max-bytes", "52428800");
+        assertEquals(10000, set.appMaxKeys);
+        assertEquals(52428800, set.appMaxBytes);
+        // the quick parser leaves them to picocli rather than misread them
+        assertEquals(null, Main.quickParse(new String[] {"--app-max-keys", "5"}));
+    }
+
+    @Test
     void theExpiryWarmupIsOnUnlessTurnedOff() {
         Main quick = Main.quickParse(new String[] {"--port", "7000"});
         assertNotNull(quick);
