@@ -20,10 +20,10 @@ import java.util.function.ToLongFunction;
  * and {@code cajon_app_quota_rejected_total}.
  *
  * <p>Shared by every connection of the app, on any event loop (Micrometer's counters are striped
- * adders, so two loops counting one command do not write one cache line). The per-command counters sit in
- * arrays indexed by {@link CommandSpec#index()} and are registered the first time the app runs
- * that command (a racing second registration gets the same meter back from the registry, so the
- * slot holds one meter either way).
+ * adders, so two loops counting one command do not write one cache line). The per-command
+ * counters sit in arrays indexed by {@link CommandSpec#index()} and are registered the first time
+ * the app runs that command (a racing second registration gets the same meter back from the
+ * registry, so the slot holds one meter either way).
  */
 public final class AppMetrics {
     private final ServerMetrics server;

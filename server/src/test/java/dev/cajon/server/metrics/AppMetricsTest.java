@@ -141,6 +141,26 @@ class AppMetricsTest {
     }
 
     @Test
+    void aSessionFindsItsMetersOnceAndAgainOnlyWhenItsAppChanges() {
+        open();
+        Client c = client("a");
+        c.run("ping");
+        SessionMetrics first = c.session().metrics();
+        assertNotNull(first);
+        for (int i = 0; i < 100; i++) {
+            c.run("get", "k" + i);
+        }
+        assertTrue(first == c.session().metrics(), "the same meters, not looked up again");
+        c.session().app("b");
+        c.run("ping");
+        SessionMetrics second = c.session().metrics();
+        assertTrue(second != first, "a new app: looked up again");
+        assertEquals("b", second.app().app());
+        assertTrue(first.app() == Metering.app(server.context(), client("a").session()),
+                "one AppMetrics per app, shared by its sessions");
+    }
+
+    @Test
     void aSessionThatChangesAppCountsUnderTheNewOne() throws Exception {
         open();
         Client c = client("a");
