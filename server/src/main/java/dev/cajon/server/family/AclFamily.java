@@ -78,6 +78,10 @@ public final class AclFamily {
         c.integer(server.accounts().deleteUsers(names, app -> {
             closeClientsOf(server, app);
             server.quotas().forget(app); // a re-created app starts from the server's defaults
+            dev.cajon.server.metrics.ServerMetrics metrics = dev.cajon.server.metrics.ServerMetrics.of(server);
+            if (metrics != null) {
+                metrics.forget(app); // its meters go with it
+            }
         }));
     }
 
