@@ -60,11 +60,25 @@ public final class Keyspace implements Closeable {
     private final Clock clock;
     private final MapFile file;
     private final BlobStore blobs;
-    /** Overwrites in flight, one slot per stripe: a crash mid-overwrite cannot lose the key. */
-    private final WriteJournal journal;
-    /** Multi-key writes in flight (MSET, MSETNX, RENAME): a crash cannot leave one half applied. */
-    private final BatchJournal batch;
+    /**
+     * Overwrites in flight, one slot per stripe: a crash mid-overwrite cannot lose the key.
+     * Created by the first overwrite (see {@link #writeJournal}); null while there is none.
+     */
+    private volatile WriteJournal journal;
+    /**
+     * Multi-key writes in flight (MSET, MSETNX, RENAME): a crash cannot leave one half applied.
+     * Created by the first such write (see {@link #batchJournal}).
+     */
+    private volatile BatchJournal batch;
+    /**
+     * The stripe locks, each created on first use (see {@link #lockIndex}): a keyspace of ten keys
+     * holds about ten locks, not {@value #STRIPES} (52 KiB of heap per keyspace).
+     */
     private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
+    private static final java.lang.invoke.VarHandle STRIPE =
+            java.lang.invoke.MethodHandles.arrayElementVarHandle(ReentrantLock[].class);
+    /** Stripes whose lock {@link #lockAll} created and {@link #unlockAll} retires (mapLock's writer only). */
+    private boolean[] tempStripes;
     private final LongAdder keys = new LongAdder();
     /** Live keys that carry a deadline (INFO keyspace "expires"). */
     private final LongAdder volatileKeys = new LongAdder();
@@ -115,9 +129,6 @@ public final class Keyspace implements Closeable {
         this.clock = clock;
         this.file = file;
         this.blobs = blobs;
-        for (int i = 0; i < STRIPES; i++) {
-            stripes[i] = new ReentrantLock();
-        }
     }
 
     /**
@@ -127,22 +138,29 @@ public final class Keyspace implements Closeable {
      * orphaned blob files are swept.
      */
     public static Keyspace open(Path dir, String name, Clock clock, boolean recover, ExpiryListener listener) {
+        Keyspace released = openReleased(dir, name, clock, listener);
+        if (released != null) {
+            return released;
+        }
         // read (and delete) before the map is opened, which may touch its file
         CleanState clean = takeCleanState(dir, name);
         if (recover) {
             clean = null;
         }
         MapFile f = MapFile.open(dir, name, recover);
+        WriteJournal journal = null;
         BatchJournal batch = null;
         BatchJournal tx = null;
         try {
-            WriteJournal journal = WriteJournal.open(dir.resolve(JOURNAL_FILE), STRIPES);
-            batch = BatchJournal.open(dir.resolve(BATCH_FILE), STRIPES);
-            // only a keyspace that ever ran a multi-write EXEC has one
-            tx = java.nio.file.Files.exists(dir.resolve(TX_FILE)) ? BatchJournal.open(dir.resolve(TX_FILE), STRIPES) : null;
+            // journals exist only where writes were in flight or a crash left them: replayed,
+            // then deleted; the first write that needs one creates it again
+            journal = exists(dir, JOURNAL_FILE) ? WriteJournal.open(dir.resolve(JOURNAL_FILE), STRIPES) : null;
+            batch = exists(dir, BATCH_FILE) ? BatchJournal.open(dir.resolve(BATCH_FILE), STRIPES) : null;
+            tx = exists(dir, TX_FILE) ? BatchJournal.open(dir.resolve(TX_FILE), STRIPES) : null;
             Keyspace ks = new Keyspace(dir, name, clock, f, new BlobStore(dir.resolve("blobs")), journal, batch, tx,
                     listener);
             boolean replayed = ks.replayJournal();
+            ks.dropJournals();
             if (clean != null && !replayed && clean.mapFile.equals(f.file().getFileName().toString())) {
                 ks.loadClean(clean);
             } else {
@@ -166,6 +184,56 @@ public final class Keyspace implements Closeable {
         }
     }
 
+    private static boolean exists(Path dir, String file) {
+        return java.nio.file.Files.exists(dir.resolve(file));
+    }
+
+    /**
+     * The cheap open of a keyspace that was closed cleanly (a clean shutdown or an idle
+     * {@link #release}) and has nothing to replay: counts and expiry records come from its clean
+     * state and the map stays released, to be mapped by the first command that needs it. So a
+     * start with a thousand apps maps none of them, and an app costs no memory or descriptor
+     * until it is used. After a crash this holds too for the keyspaces that were released at the
+     * time: their map was closed cleanly, and a clean state exists only until the map is mapped
+     * again ({@link #wake} deletes it first). Null when the full open must run: no valid clean
+     * state, a journal to replay, or a key whose deadline passed while down (the full open
+     * removes those before it returns).
+     */
+    private static Keyspace openReleased(Path dir, String name, Clock clock, ExpiryListener listener) {
+        if (exists(dir, JOURNAL_FILE) || exists(dir, BATCH_FILE) || exists(dir, TX_FILE)) {
+            return null;
+        }
+        CleanState clean;
+        try {
+            clean = CleanState.peek(dir);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        if (clean == null) {
+            return null;
+        }
+        long now = clock.nowMillis();
+        for (CleanState.Entry e : clean.records) {
+            if (now > e.at()) {
+                return null;
+            }
+        }
+        MapFile f = MapFile.locate(dir, name);
+        if (f == null || !clean.mapFile.equals(f.file().getFileName().toString())) {
+            return null;
+        }
+        Keyspace ks = new Keyspace(dir, name, clock, f, new BlobStore(dir.resolve("blobs")), null, null, null,
+                listener);
+        reset(ks.keys, clean.keys);
+        reset(ks.volatileKeys, clean.volatileKeys);
+        reset(ks.deadlineSum, clean.deadlineSum);
+        reset(ks.liveBytes, clean.bytes);
+        for (CleanState.Entry e : clean.records) {
+            ks.expiryListener.file(ks, e.key(), e.at());
+        }
+        return ks;
+    }
+
     /** The file of the in-flight write journal, beside the map generations. */
     public static final String JOURNAL_FILE = "inflight.journal";
     /** The file of the multi-key writes in flight, beside the map generations. */
@@ -180,7 +248,7 @@ public final class Keyspace implements Closeable {
      * Runs before the load scan, so the scan counts, files and expires these keys as any other.
      */
     private boolean replayJournal() {
-        List<WriteJournal.Pending> pending = journal.pending();
+        List<WriteJournal.Pending> pending = journal == null ? List.of() : journal.pending();
         for (WriteJournal.Pending p : pending) {
             ValueHeader.checkLayout(p.value());
             map().put(p.key(), p.value());
@@ -191,7 +259,7 @@ public final class Keyspace implements Closeable {
         }
         // after the single writes: a multi-key write's own overwrites may also be in their slots,
         // with the same values
-        List<List<BatchJournal.Entry>> batches = batch.pending();
+        List<List<BatchJournal.Entry>> batches = batch == null ? List.of() : batch.pending();
         for (List<BatchJournal.Entry> writes : batches) {
             applyJournaled(writes);
             log.warn("{}: applied a multi-key write of {} key(s) that was in flight when the server stopped: {}",
@@ -343,7 +411,112 @@ public final class Keyspace implements Closeable {
     }
 
     private ChronicleMap<byte[], byte[]> map() {
-        return file.map();
+        ChronicleMap<byte[], byte[]> m = file.map();
+        if (m == null) {
+            m = wake();
+        }
+        if (!used) {
+            used = true;
+        }
+        return m;
+    }
+
+    // ------------------------------------------------------------------ idle close
+
+    /*
+     * An idle keyspace gives back what it costs: release() closes its map (its memory and its file
+     * descriptor) and deletes its journals, and keeps everything else: its counts, its watches,
+     * its place in the expiry wheel, and this object, which every caller keeps using. The first
+     * operation that needs the map maps it again (wake(), about a millisecond). release() holds
+     * every stripe and the map lock, so no operation is inside the map meanwhile; every path to
+     * the map goes through map(), with a stripe or the map lock held, and wake() is serialised.
+     */
+
+    /** Set by every use of the map; the store's idle sweep reads and clears it. */
+    private boolean used = true;
+    /** When the idle sweep last saw this keyspace used (clock millis). */
+    private volatile long lastUsed;
+    /** Told when the map is mapped again; the store counts open maps. */
+    private volatile Runnable onWake;
+
+    void onWake(Runnable r) {
+        this.onWake = r;
+    }
+
+    /**
+     * Maps the released map again. The clean state goes first: from now on the map may change, and
+     * a crash must lead to a scan.
+     */
+    private synchronized ChronicleMap<byte[], byte[]> wake() {
+        ChronicleMap<byte[], byte[]> m = file.map();
+        if (m != null) {
+            return m;
+        }
+        if (closed) {
+            throw new IllegalStateException("keyspace " + name + " is closed");
+        }
+        try {
+            CleanState.discard(dir);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        m = file.reopen();
+        Runnable r = onWake;
+        if (r != null) {
+            r.run();
+        }
+        return m;
+    }
+
+    /** Whether the map is mapped now (false: released, or closed). */
+    public boolean isMapped() {
+        return !closed && file.isOpen();
+    }
+
+    /**
+     * The idle sweep's look at this keyspace: notes a use since the last look at {@code now}, and
+     * returns when it was last seen used.
+     */
+    long sweepLastUsed(long now) {
+        if (used) {
+            used = false;
+            lastUsed = now;
+        }
+        return lastUsed;
+    }
+
+    /**
+     * Closes the map and deletes the journals of a keyspace nobody is using (see the prose
+     * above); returns whether it did. With no key that has a deadline it also writes a clean
+     * state, so a restart, even after a crash, opens it released without a scan. (With such keys
+     * the clean state needs their expiry records, which only a walk of the whole wheel lists: a
+     * crash restart scans such a keyspace, a clean shutdown writes its state as before.)
+     */
+    public boolean release() {
+        lockAll();
+        try {
+            if (closed || !file.isOpen()) {
+                return false;
+            }
+            dropJournals();
+            file.release();
+            if (volatileKeys.sum() == 0) {
+                writeCleanState(List.of());
+            }
+            return true;
+        } finally {
+            unlockAll();
+        }
+    }
+
+    private void writeCleanState(List<CleanState.Entry> records) {
+        try {
+            CleanState.write(dir, file.file(), keys.sum(), volatileKeys.sum(), deadlineSum.sum(), liveBytes.sum(),
+                    records);
+        } catch (IOException | RuntimeException e) {
+            log.warn("{}: could not save its clean-shutdown state ({}); the next open scans the map", name,
+                    e.toString());
+        }
     }
 
     // ------------------------------------------------------------------ locking
@@ -370,8 +543,42 @@ public final class Keyspace implements Closeable {
     /** Locks the stripe of {@code key} and returns its index. */
     private int lockStripe(byte[] key) {
         int s = stripeOf(key);
-        acquire(stripes[s]);
+        lockIndex(s);
         return s;
+    }
+
+    /** Stripe {@code i}'s lock as it is now; null if never used (then nobody holds it). */
+    private ReentrantLock stripe(int i) {
+        return (ReentrantLock) STRIPE.getAcquire(stripes, i);
+    }
+
+    /** Whether this thread holds stripe {@code i}. */
+    private boolean holds(int i) {
+        ReentrantLock l = stripe(i);
+        return l != null && l.isHeldByCurrentThread();
+    }
+
+    /**
+     * Takes stripe {@code i}'s lock, creating it on first use. A lock that {@link #lockAll}
+     * created for the length of its hold is retired when it lets go; whoever waited for it then
+     * finds another lock in the slot, lets the old one go and starts again.
+     */
+    private ReentrantLock lockIndex(int i) {
+        for (;;) {
+            ReentrantLock l = stripe(i);
+            if (l == null) {
+                ReentrantLock created = new ReentrantLock();
+                if (!STRIPE.compareAndSet(stripes, i, null, created)) {
+                    continue;
+                }
+                l = created;
+            }
+            acquire(l);
+            if (stripe(i) == l) {
+                return l;
+            }
+            l.unlock();
+        }
     }
 
     /** For tests: the stripes of the stored keys, by the Chronicle segment that holds them. */
@@ -443,7 +650,7 @@ public final class Keyspace implements Closeable {
      */
     private <T> T locked(byte[] key, byte[] userKey, Supplier<T> op) {
         for (int attempt = 0; ; attempt++) {
-            ReentrantLock l = stripes[lockStripe(key)];
+            ReentrantLock l = stripe(lockStripe(key));
             try {
                 return op.get();
             } catch (CapacityExhausted e) {
@@ -481,7 +688,7 @@ public final class Keyspace implements Closeable {
             try {
                 for (int i = 0; i < idx.length; i++) {
                     if (i == 0 || idx[i] != idx[i - 1]) {
-                        acquire(stripes[idx[i]]);
+                        lockIndex(idx[i]);
                     }
                     taken = i + 1;
                 }
@@ -496,13 +703,13 @@ public final class Keyspace implements Closeable {
                 }
                 for (int i = taken - 1; i >= 0; i--) {
                     if (i == 0 || idx[i] != idx[i - 1]) {
-                        stripes[idx[i]].unlock();
+                        stripe(idx[i]).unlock();
                     }
                 }
                 if (gated) {
                     txGate.readLock().unlock();
                 }
-                if (!stripes[idx[0]].isHeldByCurrentThread()) {
+                if (!holds(idx[0])) {
                     growIfNeeded();
                 }
             }
@@ -510,7 +717,7 @@ public final class Keyspace implements Closeable {
             if (hook != null) {
                 hook.run();
             }
-            grow(true);
+            grow(true, keyList.length);
         }
     }
 
@@ -525,7 +732,7 @@ public final class Keyspace implements Closeable {
             s.outOfRoom = true; // the section sees it even if a caller turns the exception into a reply
             throw e;
         }
-        if (attempt >= 2) {
+        if (attempt >= MAX_GROW_RETRIES) {
             throw new IllegalStateException("keyspace " + name + " cannot grow", e.getCause());
         }
     }
@@ -543,17 +750,54 @@ public final class Keyspace implements Closeable {
      */
     volatile int takeBackRoom = Integer.MAX_VALUE;
 
-    /** Every stripe plus the map lock: nothing else runs on this keyspace meanwhile. */
+    /**
+     * Every stripe plus the map lock: nothing else runs on this keyspace meanwhile. A stripe that
+     * never had a lock gets one, already held, for this hold only ({@link #unlockAll} retires it),
+     * so a small keyspace does not keep {@value #STRIPES} locks after a growth or an idle close.
+     * Only the outermost hold takes the stripes: the map lock's writer holds them all already.
+     */
     private void lockAll() {
         mapLock.writeLock().lock();
-        for (ReentrantLock l : stripes) {
-            l.lock();
+        if (mapLock.getWriteHoldCount() > 1) {
+            return;
         }
+        boolean[] temp = null;
+        for (int i = 0; i < STRIPES; i++) {
+            for (;;) {
+                ReentrantLock l = stripe(i);
+                if (l == null) {
+                    ReentrantLock t = new ReentrantLock();
+                    t.lock();
+                    if (STRIPE.compareAndSet(stripes, i, null, t)) {
+                        if (temp == null) {
+                            temp = new boolean[STRIPES];
+                        }
+                        temp[i] = true;
+                        break;
+                    }
+                    continue;
+                }
+                l.lock();
+                if (stripe(i) == l) {
+                    break;
+                }
+                l.unlock();
+            }
+        }
+        tempStripes = temp;
     }
 
     private void unlockAll() {
-        for (int i = STRIPES - 1; i >= 0; i--) {
-            stripes[i].unlock();
+        if (mapLock.getWriteHoldCount() == 1) {
+            boolean[] temp = tempStripes;
+            tempStripes = null;
+            for (int i = STRIPES - 1; i >= 0; i--) {
+                ReentrantLock l = stripe(i);
+                if (temp != null && temp[i]) {
+                    STRIPE.setRelease(stripes, i, (ReentrantLock) null);
+                }
+                l.unlock();
+            }
         }
         mapLock.writeLock().unlock();
     }
@@ -651,7 +895,7 @@ public final class Keyspace implements Closeable {
         }
         int[] idx = whole ? null : distinctStripes(stored);
         if (!whole && growBeforeSection && stored.length > 0 && keys.sum() + stored.length > file.capacity()) {
-            grow(true); // room first: a keyed section cannot grow in the middle
+            grow(true, stored.length); // room first: a keyed section cannot grow in the middle
         }
         for (int attempt = 0; ; attempt++) {
             Section s = new Section(whole);
@@ -676,7 +920,7 @@ public final class Keyspace implements Closeable {
                 if (!s.outOfRoom) {
                     return result;
                 }
-                if (attempt >= 2) {
+                if (attempt >= MAX_GROW_RETRIES) {
                     throw new IllegalStateException("keyspace " + name + " cannot grow");
                 }
                 if (before != null) {
@@ -692,7 +936,7 @@ public final class Keyspace implements Closeable {
                 // only now that the undo record is ended may the files it names go
                 finish(s, userKeys, stored, retry ? before : null);
             }
-            grow(true);
+            grow(true, stored.length);
         }
     }
 
@@ -712,7 +956,7 @@ public final class Keyspace implements Closeable {
         }
         txGate.readLock().lock();
         for (int i : idx) {
-            acquire(stripes[i]);
+            lockIndex(i);
         }
     }
 
@@ -723,7 +967,7 @@ public final class Keyspace implements Closeable {
             return;
         }
         for (int i = idx.length - 1; i >= 0; i--) {
-            stripes[idx[i]].unlock();
+            stripe(idx[i]).unlock();
         }
         txGate.readLock().unlock();
     }
@@ -759,7 +1003,7 @@ public final class Keyspace implements Closeable {
             if (before.applied == 0) {
                 break;
             }
-            if (round >= 2) {
+            if (round >= MAX_GROW_RETRIES) {
                 throw new IllegalStateException("keyspace " + name + " cannot grow to take a transaction back");
             }
             exit(s, idx);
@@ -794,15 +1038,78 @@ public final class Keyspace implements Closeable {
         if (!s.deadKeyFiles.isEmpty() || takenBack != null) {
             for (int i = 0; i < keys.length; i++) {
                 int st = stripeOf(keys[i]);
-                acquire(stripes[st]);
+                ReentrantLock l = lockIndex(st);
                 try {
                     syncKeyFile(keys[i], userKeys[i]);
                 } finally {
-                    stripes[st].unlock();
+                    l.unlock();
                 }
             }
         }
         growIfNeeded();
+    }
+
+    /** The write journal, created by the first overwrite since the keyspace opened or woke. */
+    private WriteJournal writeJournal() {
+        WriteJournal j = journal;
+        if (j == null) {
+            synchronized (this) {
+                j = journal;
+                if (j == null) {
+                    j = WriteJournal.open(dir.resolve(JOURNAL_FILE), STRIPES);
+                    journal = j;
+                }
+            }
+        }
+        return j;
+    }
+
+    /**
+     * Ends the write of {@code slot} if one was begun. Without a journal none was: the slot's
+     * stripe holder would have created it.
+     */
+    private void endWrite(int slot) {
+        WriteJournal j = journal;
+        if (j != null) {
+            j.end(slot);
+        }
+    }
+
+    /** The batch journal, created by the first multi-key write (see {@link #writeJournal}). */
+    private BatchJournal batchJournal() {
+        BatchJournal j = batch;
+        if (j == null) {
+            synchronized (this) {
+                j = batch;
+                if (j == null) {
+                    j = BatchJournal.open(dir.resolve(BATCH_FILE), STRIPES);
+                    batch = j;
+                }
+            }
+        }
+        return j;
+    }
+
+    /**
+     * Unmaps and deletes every journal; nothing is in flight (every stripe is held, or the
+     * journals were just replayed). They are created again by the first write that needs one.
+     */
+    private void dropJournals() {
+        WriteJournal j = journal;
+        BatchJournal b = batch;
+        BatchJournal t = txJournal;
+        journal = null;
+        batch = null;
+        txJournal = null;
+        if (j != null) {
+            j.closeAndDelete();
+        }
+        if (b != null) {
+            b.closeAndDelete();
+        }
+        if (t != null) {
+            t.closeAndDelete();
+        }
     }
 
     private BatchJournal txJournal() {
@@ -834,7 +1141,7 @@ public final class Keyspace implements Closeable {
         try {
             watches.remove(w);
         } finally {
-            stripes[st].unlock();
+            stripe(st).unlock();
         }
     }
 
@@ -843,7 +1150,7 @@ public final class Keyspace implements Closeable {
      * check runs now). Call inside an atomic section that holds the key.
      */
     public boolean changed(dev.cajon.storage.tx.Watch w) {
-        if (!stripes[stripeOf(w.storedKey())].isHeldByCurrentThread()) {
+        if (!holds(stripeOf(w.storedKey()))) {
             throw new IllegalStateException("changed() outside an atomic section holding the key");
         }
         readLive(w.storedKey());
@@ -874,15 +1181,28 @@ public final class Keyspace implements Closeable {
      * all commands on this keyspace wait for it (a few hundred ms per million keys).
      */
     private void grow(boolean forced) {
+        grow(forced, 0);
+    }
+
+    /**
+     * An operation that ran out of room is retried after growth this many times: each growth at
+     * least quadruples a small map, and also makes room for every key the operation names, so
+     * only values far larger than the average so far need more than one.
+     */
+    private static final int MAX_GROW_RETRIES = 5;
+
+    /** {@link #grow(boolean)} with room for {@code incoming} more keys (a multi-key command's). */
+    private void grow(boolean forced, long incoming) {
         lockAll();
         try {
+            map(); // a released map is mapped (and its clean state dropped) before it changes
             long live = keys.sum();
             if (!forced && live <= file.capacity()) {
                 return; // someone else grew it
             }
             // quadruple while small (fewer stop-the-world copies on the way up), then double
             long factor = file.capacity() < (1 << 22) ? 4 : 2;
-            long target = Math.max(file.capacity() * factor, live * 2);
+            long target = Math.max(file.capacity() * factor, (live + incoming) * 2);
             long n = Math.max(1, puts.sum());
             int avgKey = (int) Math.max(8, Math.min(4096, keyBytes.sum() / n + 1));
             int avgValue = (int) Math.max(8, Math.min(ValueHeader.headerLength(0) + BLOB_THRESHOLD,
@@ -984,7 +1304,7 @@ public final class Keyspace implements Closeable {
         // the state before the (unacknowledged) write
         int slot = old != null ? stripeOf(key) : -1;
         if (slot >= 0) {
-            journal.begin(slot, key, stored);
+            writeJournal().begin(slot, key, stored);
         }
         try {
             map().put(key, stored);
@@ -992,7 +1312,7 @@ public final class Keyspace implements Closeable {
             throw new CapacityExhausted(e);
         } finally {
             if (slot >= 0) {
-                journal.end(slot);
+                endWrite(slot);
             }
         }
         touched(key);
@@ -1233,7 +1553,7 @@ public final class Keyspace implements Closeable {
         byte[] key = userKey;
         int len;
         byte[] scratch;
-        ReentrantLock l = stripes[lockStripe(key)];
+        ReentrantLock l = stripe(lockStripe(key));
         try (net.openhft.chronicle.map.ExternalMapQueryContext<byte[], byte[], ?> q = map().queryContext(key)) {
             q.readLock().lock();
             net.openhft.chronicle.map.MapEntry<byte[], byte[]> e = q.entry();
@@ -1334,7 +1654,7 @@ public final class Keyspace implements Closeable {
             return setInContext(key, value, encoded, cond, expireAt, slot, undo);
         } finally {
             // after the context closed: Chronicle stores the entry's checksum on close
-            journal.end(slot);
+            endWrite(slot);
         }
     }
 
@@ -1416,7 +1736,7 @@ public final class Keyspace implements Closeable {
                               net.openhft.chronicle.map.MapEntry<byte[], byte[]> e, byte[] key, byte[] stored, int slot) {
         net.openhft.chronicle.hash.Data<byte[]> nd = q.wrapValueAsData(stored);
         if (e != null) {
-            journal.begin(slot, key, stored);
+            writeJournal().begin(slot, key, stored);
             q.replaceValue(e, nd);
         } else {
             q.insert(q.absentEntry(), nd);
@@ -1592,7 +1912,7 @@ public final class Keyspace implements Closeable {
             writes.add(new BatchJournal.Entry(kv[i], stored[i / 2]));
             lowest = Math.min(lowest, stripeOf(kv[i]));
         }
-        return batch.begin(lowest, writes);
+        return batchJournal().begin(lowest, writes);
     }
 
     /** MSETNX: sets every pair only if none of the keys exists. Returns whether it did. */
@@ -1750,7 +2070,7 @@ public final class Keyspace implements Closeable {
         try {
             return incrInContext(key, delta, slot);
         } finally {
-            journal.end(slot);
+            endWrite(slot);
         }
     }
 
@@ -1950,7 +2270,7 @@ public final class Keyspace implements Closeable {
             // both names change together: after a crash the value is under one of them, never both
             // (they would share one blob file) and never neither
             ensureKeyFileFirst(dst, userDst);
-            int token = batch.begin(Math.min(stripeOf(src), stripeOf(dst)),
+            int token = batchJournal().begin(Math.min(stripeOf(src), stripeOf(dst)),
                     List.of(new BatchJournal.Entry(dst, v), new BatchJournal.Entry(src, null)));
             try {
                 put(dst, v, old);
@@ -2183,22 +2503,22 @@ public final class Keyspace implements Closeable {
     public long reclaimIfDue(byte[] key, long recordAt) {
         // the reaper's hot path: the stripe lock taken directly (no lambda, one hash); a removal
         // or a same-size header rewrite never needs the growth and key-file steps of locked()
-        int slot = lockStripe(key);
-        ReentrantLock l = stripes[slot];
+        int slot = stripeOf(key);
+        ReentrantLock l = lockIndex(slot);
         try {
             return reclaimInContext(key, recordAt, slot);
         } catch (CapacityExhausted e) {
             // re-filing rewrites the header, which can grow by its wheel-at: locked() grows the
             // map and retries
         } finally {
-            journal.end(slot);
+            endWrite(slot);
             l.unlock();
         }
         return locked(key, () -> {
             try {
                 return reclaimInContext(key, recordAt, slot);
             } finally {
-                journal.end(slot);
+                endWrite(slot);
             }
         });
     }
@@ -2278,7 +2598,8 @@ public final class Keyspace implements Closeable {
 
     /** Off-heap bytes Chronicle uses for this keyspace's map. */
     public long mapBytes() {
-        return map().offHeapMemoryUsed();
+        ChronicleMap<byte[], byte[]> m = file.map();
+        return m == null ? 0 : m.offHeapMemoryUsed();
     }
 
     public int generation() {
@@ -2289,6 +2610,7 @@ public final class Keyspace implements Closeable {
     public void flush() {
         lockAll();
         try {
+            map(); // mapped first: a released map's clean state goes before its file does
             if (watches.active()) {
                 watches.touchedAll(k -> map().containsKey(k));
             }
@@ -2389,16 +2711,10 @@ public final class Keyspace implements Closeable {
             try {
                 file.close();
             } finally {
-                batch.close();
+                dropJournals();
             }
             if (listed) {
-                try {
-                    CleanState.write(file.file().getParent(), file.file(), keys.sum(), vol, deadlineSum.sum(),
-                            liveBytes.sum(), records);
-                } catch (IOException | RuntimeException e) {
-                    log.warn("{}: could not save its clean-shutdown state ({}); the next open scans the map", name,
-                            e.toString());
-                }
+                writeCleanState(records);
             }
         } finally {
             unlockAll();

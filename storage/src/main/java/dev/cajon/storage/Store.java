@@ -39,6 +39,12 @@ import org.slf4j.LoggerFactory;
  *       create {@code cajon.running}. Only then may the server accept connections.</li>
  * </ol>
  * {@link #close()} closes every map and deletes {@code cajon.running}.
+ *
+ * <p>Idle keyspaces: a keyspace that was closed cleanly opens released (its map not mapped, see
+ * {@link Keyspace#release}), so a start maps nothing it does not need; and once
+ * {@link #closeIdle} is on, a sweep releases the keyspaces not used for a while, and the least
+ * recently used ones whenever more than the budget are mapped. So memory and file descriptors
+ * follow the apps in use, not the apps that exist.
  */
 public final class Store implements Closeable {
     private static final Logger log = LoggerFactory.getLogger(Store.class);
@@ -59,6 +65,13 @@ public final class Store implements Closeable {
     /** Data directories (real paths) held by a Store of this JVM. */
     private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();
     private volatile Path held;
+    /** Keyspaces whose map is mapped now. */
+    private final java.util.concurrent.atomic.AtomicInteger mapped = new java.util.concurrent.atomic.AtomicInteger();
+    private volatile int maxMapped = Integer.MAX_VALUE;
+    private volatile long idleMillis = Long.MAX_VALUE;
+    private java.util.concurrent.ScheduledExecutorService sweeper;
+    private final java.util.concurrent.atomic.AtomicBoolean sweepAsked = new java.util.concurrent.atomic.AtomicBoolean();
+    private final java.util.concurrent.atomic.AtomicLong releases = new java.util.concurrent.atomic.AtomicLong();
 
     /** Thrown when another process holds the data directory. */
     public static final class DataDirLockedException extends RuntimeException {
@@ -162,6 +175,7 @@ public final class Store implements Closeable {
                             Keyspace ks = Keyspace.open(db, key, clock, recover, expiryListener);
                             open.put(key, ks);
                             index(a, n, ks);
+                            track(ks);
                         }
                     }
                 }
@@ -199,8 +213,122 @@ public final class Store implements Closeable {
         return open.computeIfAbsent(k, kk -> {
             Keyspace created = Keyspace.open(dir.resolve(app).resolve("db" + db), kk, clock, false, expiryListener);
             index(app, db, created);
+            track(created);
             return created;
         });
+    }
+
+    /** Counts the keyspace's map while it is mapped, and asks for a sweep past the budget. */
+    private void track(Keyspace ks) {
+        ks.onWake(() -> {
+            if (mapped.incrementAndGet() > maxMapped) {
+                askSweep();
+            }
+        });
+        if (ks.isMapped() && mapped.incrementAndGet() > maxMapped) {
+            askSweep();
+        }
+    }
+
+    /**
+     * Starts releasing idle keyspaces: those not used for {@code idle}, checked every second or
+     * so, and the least recently used ones as soon as more than {@code maxMapped} are mapped.
+     */
+    public synchronized void closeIdle(java.time.Duration idle, int maxMapped) {
+        if (maxMapped < 1) {
+            throw new IllegalArgumentException("max open keyspaces must be at least 1");
+        }
+        this.idleMillis = idle.isZero() || idle.isNegative() ? Long.MAX_VALUE : idle.toMillis();
+        this.maxMapped = maxMapped;
+        if (sweeper == null) {
+            sweeper = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "cajon-idle-close");
+                t.setDaemon(true);
+                return t;
+            });
+            long period = Math.max(100, Math.min(1000, this.idleMillis / 4));
+            sweeper.scheduleWithFixedDelay(this::sweepQuietly, period, period,
+                    java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+        askSweep();
+    }
+
+    private void askSweep() {
+        var s = sweeper;
+        if (s != null && sweepAsked.compareAndSet(false, true)) {
+            try {
+                s.execute(this::sweepQuietly);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                sweepAsked.set(false); // shutting down
+            }
+        }
+    }
+
+    private void sweepQuietly() {
+        sweepAsked.set(false);
+        try {
+            releaseIdle();
+        } catch (RuntimeException e) {
+            log.warn("releasing idle keyspaces failed", e);
+        }
+    }
+
+    /**
+     * One idle sweep: releases every mapped keyspace not used for the idle time, then the least
+     * recently used ones until at most the budget are mapped. Returns how many it released.
+     */
+    public synchronized int releaseIdle() {
+        if (closed) {
+            return 0;
+        }
+        long now = clock.nowMillis();
+        List<Keyspace> mappedNow = new ArrayList<>();
+        List<Long> lastUsed = new ArrayList<>();
+        for (Keyspace ks : open.values()) {
+            long last = ks.sweepLastUsed(now);
+            if (ks.isMapped()) {
+                mappedNow.add(ks);
+                lastUsed.add(last);
+            }
+        }
+        int released = 0;
+        List<Integer> kept = new ArrayList<>();
+        for (int i = 0; i < mappedNow.size(); i++) {
+            if (now - lastUsed.get(i) >= idleMillis) {
+                released += release(mappedNow.get(i));
+            } else {
+                kept.add(i);
+            }
+        }
+        if (mapped.get() > maxMapped) {
+            kept.sort((a, b) -> Long.compare(lastUsed.get(a), lastUsed.get(b)));
+            for (int i : kept) {
+                if (mapped.get() <= maxMapped) {
+                    break;
+                }
+                released += release(mappedNow.get(i));
+            }
+        }
+        return released;
+    }
+
+    private int release(Keyspace ks) {
+        if (ks.release()) {
+            mapped.decrementAndGet();
+            releases.incrementAndGet();
+            return 1;
+        }
+        return 0;
+    }
+
+    /** Keyspaces whose map is mapped now (the others cost no memory and no descriptor). */
+    public int mappedKeyspaces() {
+        return mapped.get();
+    }
+
+    /** Idle releases since the start. */
+    public long idleReleases() {
+        return releases.get();
     }
 
     private void index(String app, int db, Keyspace ks) {
@@ -268,7 +396,11 @@ public final class Store implements Closeable {
         if (dbs != null) {
             for (Map.Entry<Integer, Keyspace> e : dbs.entrySet()) {
                 open.remove(key(app, e.getKey()), e.getValue());
+                boolean wasMapped = e.getValue().isMapped();
                 e.getValue().close();
+                if (wasMapped) {
+                    mapped.decrementAndGet();
+                }
             }
         }
         Path appDir = dir.resolve(app);
@@ -299,6 +431,9 @@ public final class Store implements Closeable {
             return;
         }
         closed = true;
+        if (sweeper != null) {
+            sweeper.shutdownNow();
+        }
         for (Keyspace ks : open.values()) {
             try {
                 ks.close();

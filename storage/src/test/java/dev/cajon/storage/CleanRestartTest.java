@@ -128,15 +128,49 @@ class CleanRestartTest {
         }
     }
 
+    /**
+     * A crash while the keyspace was released (its map closed cleanly, then the state written):
+     * the state still describes the map, so the open trusts it even through recovery and leaves
+     * the map unmapped.
+     */
     @Test
-    void afterACrashThereIsNoStateAndTheOpenScans() throws IOException {
+    void aCrashWhileTheMapWasReleasedKeepsItsState() throws IOException {
         closedWithAFalseCount();
-        // a crash: the running marker is left behind, the open goes through Chronicle's recovery
+        // a crash: the running marker is left behind, the open goes through recovery
         Files.writeString(dir.resolve("cajon.running"), "1");
         Keyspace ks = open();
         assertTrue(store.recovered());
-        assertEquals(100, ks.size(), "recovery never trusts a saved state");
-        assertFalse(Files.exists(ksDir().resolve(CleanState.FILE)));
+        assertEquals(12_345, ks.size(), "the map was closed before its state was written: the state holds");
+        assertFalse(ks.isMapped(), "opened released: nothing mapped until it is used");
+        assertTrue(Files.exists(ksDir().resolve(CleanState.FILE)), "kept while the map is not mapped");
+    }
+
+    /**
+     * Once a command maps the map again its state is gone, so a crash from then on scans: the
+     * data directory is copied as a kill -9 would leave it, and the copy opened.
+     */
+    @Test
+    void aCrashAfterTheMapWasMappedAgainScans() throws IOException {
+        closedWithAFalseCount();
+        Keyspace ks = open();
+        assertFalse(ks.isMapped());
+        assertEquals("v-k7", new String(ks.get(b("k7")).toBytes(), java.nio.charset.StandardCharsets.UTF_8));
+        assertTrue(ks.isMapped());
+        assertFalse(Files.exists(ksDir().resolve(CleanState.FILE)), "mapping the map drops its state first");
+        Path copy = dir.resolveSibling(dir.getFileName() + "-crashed");
+        try (var files = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                if (!p.getFileName().toString().equals("cajon.lock")) {
+                    Files.copy(p, copy.resolve(dir.relativize(p).toString()));
+                }
+            }
+        }
+        try (Store crashed = Store.open(copy, clock, new ExpiryWheel(clock))) {
+            assertTrue(crashed.recovered());
+            assertEquals(100, crashed.keyspace(Store.DEFAULT_APP, 0).size(), "no state: the open scanned");
+        } finally {
+            FileTrees.delete(copy);
+        }
     }
 
     @Test

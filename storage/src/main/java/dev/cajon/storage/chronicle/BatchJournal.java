@@ -293,4 +293,19 @@ public final class BatchJournal implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
     }
+
+    /**
+     * Closes, unmaps and deletes the journal: nothing may be in flight (the caller holds every
+     * stripe, or has just applied and cleared what was pending). A keyspace creates its journals
+     * again on the first write that needs one, so an idle keyspace keeps no journal.
+     */
+    public void closeAndDelete() {
+        close();
+        JournalFile.unmap(buf);
+        try {
+            java.nio.file.Files.deleteIfExists(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 }

@@ -115,18 +115,37 @@ public final class CleanState {
             // whatever it said, it must not outlive this open: a crash from now on means a scan
             Files.deleteIfExists(f);
         }
-        if (s == null) {
+        return s != null && describesMap(dir, s) ? s : null;
+    }
+
+    /**
+     * Reads {@code dir}'s clean state without deleting it: a keyspace that opens released (its map
+     * not mapped yet) keeps it, so that a crash before the map is mapped again still finds it.
+     * Null when there is none, or it is torn or stale. {@link #discard} it before the map is
+     * opened.
+     */
+    public static CleanState peek(Path dir) throws IOException {
+        CleanState s;
+        try {
+            s = read(dir.resolve(FILE));
+        } catch (NoSuchFileException e) {
             return null;
         }
+        return s != null && describesMap(dir, s) ? s : null;
+    }
+
+    /** Deletes {@code dir}'s clean state: its map is about to be opened and may change. */
+    public static void discard(Path dir) throws IOException {
+        Files.deleteIfExists(dir.resolve(FILE));
+    }
+
+    private static boolean describesMap(Path dir, CleanState s) throws IOException {
         Path map = dir.resolve(s.mapFile);
         if (!Files.isRegularFile(map)) {
-            return null;
+            return false;
         }
         BasicFileAttributes a = Files.readAttributes(map, BasicFileAttributes.class);
-        if (a.size() != s.mapSize || a.lastModifiedTime().toMillis() != s.mapMtime) {
-            return null;
-        }
-        return s;
+        return a.size() == s.mapSize && a.lastModifiedTime().toMillis() == s.mapMtime;
     }
 
     /** Parses a state file; null when it is torn or not one. */

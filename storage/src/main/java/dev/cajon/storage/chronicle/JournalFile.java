@@ -66,6 +66,43 @@ final class JournalFile {
         return true;
     }
 
+    private static final Object UNSAFE;
+    private static final java.lang.reflect.Method INVOKE_CLEANER;
+
+    static {
+        Object u = null;
+        java.lang.reflect.Method m = null;
+        try {
+            Class<?> c = Class.forName("sun.misc.Unsafe");
+            java.lang.reflect.Field f = c.getDeclaredField("theUnsafe");
+            f.setAccessible(true);
+            u = f.get(null);
+            m = c.getMethod("invokeCleaner", ByteBuffer.class);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            u = null;
+            m = null;
+        }
+        UNSAFE = u;
+        INVOKE_CLEANER = m;
+    }
+
+    /**
+     * Unmaps {@code buf} now instead of whenever the garbage collector finds it: a closed keyspace
+     * must give its journal pages back (a mapping that waits for a GC keeps them in the RSS, and
+     * a deleted file's blocks on disk). The caller guarantees that nobody touches the buffer
+     * again: any access after this crashes the JVM. Falls back to the GC where the JDK refuses.
+     */
+    static void unmap(MappedByteBuffer buf) {
+        if (buf == null || INVOKE_CLEANER == null) {
+            return;
+        }
+        try {
+            INVOKE_CLEANER.invoke(UNSAFE, buf);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            // left to the GC
+        }
+    }
+
     /** Reads {@code b} full from {@code pos}; a file that ends first is damaged. */
     static void readFully(FileChannel ch, Path file, ByteBuffer b, long pos) throws IOException {
         while (b.hasRemaining()) {

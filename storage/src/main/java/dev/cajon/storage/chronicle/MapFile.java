@@ -45,8 +45,19 @@ public final class MapFile implements Closeable {
     private static final Pattern NAME =
             Pattern.compile("keys\\.g(\\d+)\\.e(\\d+)\\.k(\\d+)\\.v(\\d+)\\.cmap");
 
-    /** Smallest generation: small enough that an idle db costs little disk. */
-    public static final long INITIAL_ENTRIES = 1 << 14;
+    /**
+     * Smallest generation: 256 entries in one segment take about 40 KiB of disk and RSS, so a
+     * thousand small apps cost little (16K entries, the size before, took about 1 MiB each). The
+     * tier of a one-segment map still holds a first value of 16 KiB under a long key; a keyspace
+     * that fills up grows four times per step (256, 1K, 4K, 16K ...).
+     */
+    public static final long INITIAL_ENTRIES = 256;
+    /**
+     * Generations up to this size have a single segment: Chronicle's default gives even a small
+     * map several segments of preallocated tiers, most of the file. A file records its own
+     * segment count, so files made before this rule reopen as they were.
+     */
+    static final long ONE_SEGMENT_MAX = 1024;
     static final int INITIAL_AVG_KEY = 24;
     static final int INITIAL_AVG_VALUE = 48;
     static final double MAX_BLOAT = 4.0;
@@ -56,6 +67,8 @@ public final class MapFile implements Closeable {
     private volatile ChronicleMap<byte[], byte[]> map;
     private int gen;
     private long entries;
+    private int avgKey;
+    private int avgValue;
     private Path file;
 
     private MapFile(Path dir, String name) {
@@ -68,7 +81,25 @@ public final class MapFile implements Closeable {
         MapFile f = new MapFile(dir, name);
         try {
             Files.createDirectories(dir);
-            f.openNewest(recover);
+            f.openNewest(recover, true);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return f;
+    }
+
+    /**
+     * Finds the newest generation in {@code dir} without mapping it: the map stays released
+     * until {@link #reopen}. Only for a generation that was closed cleanly (its keyspace wrote a
+     * clean state after closing it), which needs no recovery. Null if there is none.
+     */
+    public static MapFile locate(Path dir, String name) {
+        if (!exists(dir)) {
+            return null;
+        }
+        MapFile f = new MapFile(dir, name);
+        try {
+            f.openNewest(false, false);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -80,8 +111,42 @@ public final class MapFile implements Closeable {
         return !generations(dir).isEmpty();
     }
 
+    /** The open map, or null while it is released (see {@link #release}). */
     public ChronicleMap<byte[], byte[]> map() {
         return map;
+    }
+
+    /** Whether the map is mapped now (not released). */
+    public boolean isOpen() {
+        return map != null;
+    }
+
+    /**
+     * Closes the map (unmapping its file and giving back its descriptor) but keeps which
+     * generation it is, so {@link #reopen} maps the same file again. The caller holds every
+     * user of the map out until then.
+     */
+    public void release() {
+        ChronicleMap<byte[], byte[]> m = map;
+        map = null;
+        if (m != null && !m.isClosed()) {
+            m.close();
+        }
+    }
+
+    /** Maps the released generation again (a clean reopen: it was closed by {@link #release}). */
+    public ChronicleMap<byte[], byte[]> reopen() {
+        ChronicleMap<byte[], byte[]> m = map;
+        if (m != null) {
+            return m;
+        }
+        try {
+            m = builder(entries, avgKey, avgValue).createPersistedTo(file.toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        map = m;
+        return m;
     }
 
     /** The number of entries this generation was sized for. */
@@ -97,7 +162,7 @@ public final class MapFile implements Closeable {
         return file;
     }
 
-    private void openNewest(boolean recover) throws IOException {
+    private void openNewest(boolean recover, boolean mapIt) throws IOException {
         List<Path> gens = generations(dir);
         try (DirectoryStream<Path> tmp = Files.newDirectoryStream(dir, "*.tmp")) {
             for (Path p : tmp) {
@@ -120,9 +185,13 @@ public final class MapFile implements Closeable {
         }
         gen = Integer.parseInt(m.group(1));
         entries = Long.parseLong(m.group(2));
-        ChronicleMapBuilder<byte[], byte[]> b =
-                builder(entries, Integer.parseInt(m.group(3)), Integer.parseInt(m.group(4)));
+        avgKey = Integer.parseInt(m.group(3));
+        avgValue = Integer.parseInt(m.group(4));
         file = newest;
+        if (!mapIt) {
+            return;
+        }
+        ChronicleMapBuilder<byte[], byte[]> b = builder(entries, avgKey, avgValue);
         map = recover ? b.recoverPersistedTo(newest.toFile(), true) : b.createPersistedTo(newest.toFile());
     }
 
@@ -134,6 +203,8 @@ public final class MapFile implements Closeable {
         Files.move(tmp, p, StandardCopyOption.ATOMIC_MOVE);
         gen = generation;
         entries = ents;
+        this.avgKey = avgKey;
+        this.avgValue = avgValue;
         file = p;
         map = reopenRenamed(p, ents, avgKey, avgValue);
     }
@@ -143,7 +214,7 @@ public final class MapFile implements Closeable {
      * {@code newEntries}, then retires the old one. The caller must hold every writer out.
      */
     public void grow(long newEntries, int avgKey, int avgValue, BiPredicate<byte[], byte[]> keep) {
-        ChronicleMap<byte[], byte[]> old = map;
+        ChronicleMap<byte[], byte[]> old = reopen();
         Path oldFile = file;
         int nextGen = gen + 1;
         Path p = dir.resolve(fileName(nextGen, newEntries, avgKey, avgValue));
@@ -164,6 +235,8 @@ public final class MapFile implements Closeable {
             map = reopenRenamed(p, newEntries, avgKey, avgValue);
             gen = nextGen;
             entries = newEntries;
+            this.avgKey = avgKey;
+            this.avgValue = avgValue;
             file = p;
             old.close();
             Files.deleteIfExists(oldFile);
@@ -188,7 +261,9 @@ public final class MapFile implements Closeable {
         ChronicleMap<byte[], byte[]> old = map;
         Path oldFile = file;
         try {
-            old.close();
+            if (old != null) {
+                old.close();
+            }
             Files.deleteIfExists(oldFile);
             create(1, INITIAL_ENTRIES, INITIAL_AVG_KEY, INITIAL_AVG_VALUE);
         } catch (IOException e) {
@@ -205,7 +280,11 @@ public final class MapFile implements Closeable {
     }
 
     private ChronicleMapBuilder<byte[], byte[]> builder(long ents, int avgKey, int avgValue) {
-        return ChronicleMap.of(byte[].class, byte[].class)
+        ChronicleMapBuilder<byte[], byte[]> b = ChronicleMap.of(byte[].class, byte[].class);
+        if (ents <= ONE_SEGMENT_MAX) {
+            b.actualSegments(1);
+        }
+        return b
                 .name(name)
                 // the same bytes as Chronicle's default access for byte[], without a wrapper
                 // object per key and value (see ByteArrayAccess); persisted in the file header

@@ -171,4 +171,17 @@ public final class WriteJournal implements AutoCloseable {
     public void close() {
         // the mapping is released with the buffer; every write has ended by now
     }
+
+    /**
+     * Unmaps and deletes the journal: every write has ended (the caller holds every stripe, or
+     * has just replayed the journal). See {@link BatchJournal#closeAndDelete}.
+     */
+    public void closeAndDelete() {
+        JournalFile.unmap(buf);
+        try {
+            java.nio.file.Files.deleteIfExists(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 }

@@ -19,7 +19,7 @@ class MapFileTest {
     @TempDir
     Path dir;
 
-    private static final String GEN1 = "keys.g1.e16384.k24.v48.cmap";
+    private static final String GEN1 = "keys.g1.e256.k24.v48.cmap";
 
     @Test
     void fileNamesRecordTheBuilderSettings() {
@@ -60,7 +60,10 @@ class MapFileTest {
         }
     }
 
-    /** Puts 4 KiB values until Chronicle has mapped an extra tier, then a few more. */
+    /**
+     * Puts 4 KiB values until Chronicle has mapped an extra tier, then a few more (a one-segment
+     * first generation has room for four extra tiers in all).
+     */
     private static int fillUntilATierIsAdded(MapFile f, String prefix) {
         long resizes = f.map().remainingAutoResizes();
         int i = 0;
@@ -69,7 +72,7 @@ class MapFileTest {
             i++;
             assertTrue(i < 20_000, "no extra tier after " + i + " puts");
         }
-        for (int j = 0; j < 20; j++, i++) {
+        for (int j = 0; j < 3; j++, i++) {
             f.map().put(b(prefix + i), TestData.pattern(4096, i));
         }
         for (int j = 0; j < i; j++) {
@@ -105,8 +108,8 @@ class MapFileTest {
         try (MapFile f = MapFile.open(dir, "t", false)) {
             f.map().put(b("k"), b("old"));
         }
-        Files.copy(dir.resolve(GEN1), dir.resolve("keys.g2.e16384.k24.v48.cmap"));
-        try (MapFile f = MapFile.open(dir.resolve("keys.g2.e16384.k24.v48.cmap").getParent(), "t", false)) {
+        Files.copy(dir.resolve(GEN1), dir.resolve("keys.g2.e256.k24.v48.cmap"));
+        try (MapFile f = MapFile.open(dir.resolve("keys.g2.e256.k24.v48.cmap").getParent(), "t", false)) {
             f.map().put(b("k"), b("new"));
         }
         Files.write(dir.resolve("keys.g3.e32768.k24.v48.cmap.tmp"), new byte[] {1, 2, 3});
@@ -114,7 +117,7 @@ class MapFileTest {
             assertEquals(2, f.generation());
             assertArrayEquals(b("new"), f.map().get(b("k")));
         }
-        assertEquals(List.of("keys.g2.e16384.k24.v48.cmap"), TestData.list(dir));
+        assertEquals(List.of("keys.g2.e256.k24.v48.cmap"), TestData.list(dir));
     }
 
     @Test
