@@ -86,6 +86,8 @@ public final class CajonServer implements AutoCloseable {
                 Store s = Store.open(config.dir(), config.clock(), wheel);
                 try {
                     s.keyspace(Store.DEFAULT_APP, 0);
+                    // apps' keyspaces not in use give back their map and descriptor
+                    s.closeIdle(java.time.Duration.ofSeconds(config.keyspaceIdleSeconds()), config.maxOpenKeyspaces());
                 } catch (RuntimeException e) {
                     s.close();
                     throw e;

@@ -66,6 +66,16 @@ public final class Main implements Callable<Integer> {
             description = "Byte quota of every app without one of its own (APP QUOTA); 0, the default, is none.")
     long appMaxBytes;
 
+    @Option(names = "--max-open-keyspaces", paramLabel = "N",
+            description = "Keep at most N keyspaces (app, db) mapped; the least recently used are closed past it"
+                    + " and reopened on their next command (default: ${DEFAULT-VALUE}).")
+    int maxOpenKeyspaces = ServerConfig.DEFAULT_MAX_OPEN_KEYSPACES;
+
+    @Option(names = "--keyspace-idle", paramLabel = "SECONDS",
+            description = "Close a keyspace unused for this long; its next command reopens it in about a"
+                    + " millisecond. 0 closes them only past --max-open-keyspaces (default: ${DEFAULT-VALUE}).")
+    long keyspaceIdleSeconds = ServerConfig.DEFAULT_KEYSPACE_IDLE_SECONDS;
+
     static final class VersionProvider implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
@@ -103,7 +113,8 @@ public final class Main implements Callable<Integer> {
         long t0 = System.nanoTime();
         ServerConfig cfg = ServerConfig.defaults().withBind(bind).withPort(port).withDir(dir).withIoThreads(ioThreads).withExpiryThreads(expiryThreads)
                 .withExpiryWarmup(expiryWarmup).withRequirepass(requirepass)
-                .withMetrics(metricsPort, metricsBind).withAppQuota(Math.max(0, appMaxKeys), Math.max(0, appMaxBytes));
+                .withMetrics(metricsPort, metricsBind).withAppQuota(Math.max(0, appMaxKeys), Math.max(0, appMaxBytes))
+                .withIdleKeyspaces(maxOpenKeyspaces, Math.max(0, keyspaceIdleSeconds));
         CajonServer server;
         try {
             server = CajonServer.start(cfg);

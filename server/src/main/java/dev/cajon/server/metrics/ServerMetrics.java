@@ -97,6 +97,16 @@ public final class ServerMetrics implements AutoCloseable {
                 .description("Client connections accepted since the start (INFO total_connections_received;"
                         + " CONFIG RESETSTAT restarts it, which Prometheus reads as a counter reset)")
                 .register(registry);
+        Gauge.builder("cajon.keyspaces.mapped", server, s -> s.store().mappedKeyspaces())
+                .description("Keyspaces (app, db) whose map is mapped now; the others cost no memory and no"
+                        + " descriptor (--max-open-keyspaces, --keyspace-idle)")
+                .strongReference(true).register(registry);
+        Gauge.builder("cajon.keyspaces", server, s -> s.store().keyspaces().size())
+                .description("Keyspaces (app, db) that exist, mapped or not")
+                .strongReference(true).register(registry);
+        FunctionCounter.builder("cajon.keyspace.idle.releases", server, s -> s.store().idleReleases())
+                .description("Times an idle keyspace was closed (reopened on its next command)")
+                .register(registry);
         ExpiryWheel wheel = server.wheel();
         if (wheel != null) {
             bindWheel(wheel);

@@ -19,12 +19,12 @@ class MapFileTest {
     @TempDir
     Path dir;
 
-    private static final String GEN1 = "keys.g1.e256.k24.v48.cmap";
+    private static final String GEN1 = "keys.g1.e256.k24.v512.cmap";
 
     @Test
     void fileNamesRecordTheBuilderSettings() {
         // persisted format: the name is how a generation is reopened with its own configuration
-        assertEquals(GEN1, MapFile.fileName(1, MapFile.INITIAL_ENTRIES, 24, 48));
+        assertEquals(GEN1, MapFile.fileName(1, MapFile.INITIAL_ENTRIES, 24, 512));
         assertEquals("keys.g12.e131072.k17.v90.cmap", MapFile.fileName(12, 131072, 17, 90));
     }
 
@@ -49,7 +49,7 @@ class MapFileTest {
     void extraTiersCanBeMappedInEveryGeneration() {
         try (MapFile f = MapFile.open(dir, "t", false)) {
             int n = fillUntilATierIsAdded(f, "a");
-            f.grow(MapFile.INITIAL_ENTRIES, 24, 48, (k, v) -> true);
+            f.grow(MapFile.INITIAL_ENTRIES * 4, 24, 512, (k, v) -> true);
             assertEquals(2, f.generation());
             int m = fillUntilATierIsAdded(f, "b");
             assertEquals(n + m, f.map().size());
@@ -108,8 +108,8 @@ class MapFileTest {
         try (MapFile f = MapFile.open(dir, "t", false)) {
             f.map().put(b("k"), b("old"));
         }
-        Files.copy(dir.resolve(GEN1), dir.resolve("keys.g2.e256.k24.v48.cmap"));
-        try (MapFile f = MapFile.open(dir.resolve("keys.g2.e256.k24.v48.cmap").getParent(), "t", false)) {
+        Files.copy(dir.resolve(GEN1), dir.resolve("keys.g2.e256.k24.v512.cmap"));
+        try (MapFile f = MapFile.open(dir.resolve("keys.g2.e256.k24.v512.cmap").getParent(), "t", false)) {
             f.map().put(b("k"), b("new"));
         }
         Files.write(dir.resolve("keys.g3.e32768.k24.v48.cmap.tmp"), new byte[] {1, 2, 3});
@@ -117,7 +117,7 @@ class MapFileTest {
             assertEquals(2, f.generation());
             assertArrayEquals(b("new"), f.map().get(b("k")));
         }
-        assertEquals(List.of("keys.g2.e256.k24.v48.cmap"), TestData.list(dir));
+        assertEquals(List.of("keys.g2.e256.k24.v512.cmap"), TestData.list(dir));
     }
 
     @Test
