@@ -113,6 +113,7 @@ public final class AppCost implements Callable<Integer> {
                     for (int k = 0; k < keysPerApp; k++) {
                         c.send(bytes("SET"), bytes("key:" + k), bytes(v));
                     }
+                    c.flush();
                     for (int k = 0; k < keysPerApp; k++) {
                         expectOk(c.read());
                     }
@@ -214,7 +215,8 @@ public final class AppCost implements Callable<Integer> {
                 .append("`. Each app is an ACL user with ").append(keysPerApp).append(" keys of ")
                 .append(valueSize).append(" bytes, written through AUTH as that app; every count starts on a fresh"
                         + " data directory with the server's defaults (`--max-open-keyspaces 256`,"
-                        + " `--keyspace-idle 60`). RSS is VmRSS 3 s after the load, as an operator sees it, then"
+                        + " `--keyspace-idle 60`). RSS is VmRSS " + settle.toSeconds() + " s after the load, as an"
+                        + " operator sees it (the launcher's G1 returns idle heap after 5 s), then"
                         + " after a full GC (`jcmd GC.run`); disk is `du` of the data directory after a clean stop;"
                         + " restart is SIGTERM, start, first PONG. The idle first command is a GET of an app whose"
                         + " keyspace is released (a clean start maps none) and whose files were evicted from the"
