@@ -1169,11 +1169,22 @@ public final class Keyspace implements Closeable {
 
     // ------------------------------------------------------------------ growth
 
+    /**
+     * After a write: grows when the keys outnumber the capacity, or when Chronicle chained an
+     * extra tier to a map of under a million entries (see {@link MapFile#tierAdded}; a bigger
+     * map's tiers come from uneven segments, and copying millions of keys for one is worse).
+     */
     private void growIfNeeded() {
-        if (keys.sum() > file.capacity()) {
+        if (keys.sum() > file.capacity() || tierGrowth()) {
             grow(false);
         }
     }
+
+    private boolean tierGrowth() {
+        return file.capacity() < TIER_GROWTH_MAX && file.tierAdded();
+    }
+
+    private static final long TIER_GROWTH_MAX = 1L << 20;
 
     /**
      * Moves every live key into a new generation four times the old capacity while that is
@@ -1197,7 +1208,7 @@ public final class Keyspace implements Closeable {
         try {
             map(); // a released map is mapped (and its clean state dropped) before it changes
             long live = keys.sum();
-            if (!forced && live <= file.capacity()) {
+            if (!forced && live <= file.capacity() && !tierGrowth()) {
                 return; // someone else grew it
             }
             // quadruple while small (fewer stop-the-world copies on the way up), then double

@@ -49,10 +49,9 @@ public final class MapFile implements Closeable {
      * Smallest generation: 256 entries in one segment, with room for 512-byte values on average
      * (about 140 KiB of file), so a thousand small apps cost little (16K entries, the size
      * before, took about 1 MiB each). Its one tier holds an app's first hundred KiB without
-     * Chronicle's extra tiers: with 48-byte values (a first tier of 18 KiB) a transaction crash
-     * test lost a key that had moved between extra tiers after a kill -9, 1 run in 2; with
-     * this size, or the old one, none in 6 (see docs/ARCHITECTURE.md, known limits). A keyspace
-     * that fills up grows four times per step (256, 1K, 4K, 16K ...).
+     * Chronicle's extra tiers (see {@link #tierAdded}): with 48-byte values (a first tier of
+     * 18 KiB) a transaction crash test lost a key after a kill -9, 1 run in 2. A keyspace that
+     * fills up grows four times per step (256, 1K, 4K, 16K ...).
      */
     public static final long INITIAL_ENTRIES = 256;
     /**
@@ -68,6 +67,8 @@ public final class MapFile implements Closeable {
     private final Path dir;
     private final String name;
     private volatile ChronicleMap<byte[], byte[]> map;
+    /** Chronicle's remaining extra tiers when the map was mapped (see {@link #tierAdded}). */
+    private volatile long resizesAtOpen;
     private int gen;
     private long entries;
     private int avgKey;
@@ -119,6 +120,24 @@ public final class MapFile implements Closeable {
         return map;
     }
 
+    /**
+     * Whether Chronicle chained an extra segment tier since the map was mapped: the generation is
+     * fuller than it was sized for, and the keyspace grows now rather than live on extra tiers.
+     * Why: a value that grows and no longer fits its tier is moved to another one, and Chronicle
+     * frees its old chunks before it has found room elsewhere (spec/6-queries.md, value update,
+     * step 19): if allocating a tier then fails the key's slot points at freed chunks, and a
+     * kill -9 in the middle of such a move lost a key that the journals could not bring back.
+     */
+    public boolean tierAdded() {
+        ChronicleMap<byte[], byte[]> m = map;
+        return m != null && m.remainingAutoResizes() < resizesAtOpen;
+    }
+
+    private ChronicleMap<byte[], byte[]> mapped(ChronicleMap<byte[], byte[]> m) {
+        resizesAtOpen = m.remainingAutoResizes();
+        return m;
+    }
+
     /** Whether the map is mapped now (not released). */
     public boolean isOpen() {
         return map != null;
@@ -144,7 +163,7 @@ public final class MapFile implements Closeable {
             return m;
         }
         try {
-            m = builder(entries, avgKey, avgValue).createPersistedTo(file.toFile());
+            m = mapped(builder(entries, avgKey, avgValue).createPersistedTo(file.toFile()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -195,7 +214,7 @@ public final class MapFile implements Closeable {
             return;
         }
         ChronicleMapBuilder<byte[], byte[]> b = builder(entries, avgKey, avgValue);
-        map = recover ? b.recoverPersistedTo(newest.toFile(), true) : b.createPersistedTo(newest.toFile());
+        map = mapped(recover ? b.recoverPersistedTo(newest.toFile(), true) : b.createPersistedTo(newest.toFile()));
     }
 
     private void create(int generation, long ents, int avgKey, int avgValue) throws IOException {
@@ -256,7 +275,7 @@ public final class MapFile implements Closeable {
      */
     private ChronicleMap<byte[], byte[]> reopenRenamed(Path p, long ents, int avgKey, int avgValue)
             throws IOException {
-        return builder(ents, avgKey, avgValue).createPersistedTo(p.toFile());
+        return mapped(builder(ents, avgKey, avgValue).createPersistedTo(p.toFile()));
     }
 
     /** Replaces the map with an empty generation 1 of the initial size (FLUSHDB). */
