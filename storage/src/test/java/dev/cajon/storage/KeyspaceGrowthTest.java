@@ -219,4 +219,27 @@ class KeyspaceGrowthTest {
             assertEquals("again", TestData.str(ks.get(key(1))));
         }
     }
+    /**
+     * Few keys with large values fill a small generation's tier long before its key capacity: the
+     * keyspace grows as soon as Chronicle chains an extra tier, and APPENDs that keep moving the
+     * values lose nothing.
+     */
+    @Test
+    void largeValuesGrowTheMapBeforeItLivesOnExtraTiers() {
+        try (Store store = Store.open(dir, clock)) {
+            Keyspace ks = store.keyspace(Store.DEFAULT_APP, 0);
+            int keys = 40;
+            byte[] chunk = TestData.pattern(300, 7);
+            for (int round = 0; round < 40; round++) {
+                for (int k = 0; k < keys; k++) {
+                    ks.append(b("log" + k), chunk);
+                }
+            }
+            assertTrue(ks.generation() > 1, "40 keys of 12 KiB never grew the 256-entry first generation");
+            assertTrue(ks.capacity() >= 1024);
+            for (int k = 0; k < keys; k++) {
+                assertEquals(40 * 300, ks.strlen(b("log" + k)), "log" + k);
+            }
+        }
+    }
 }
