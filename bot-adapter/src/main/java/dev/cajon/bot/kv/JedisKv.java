@@ -41,7 +41,7 @@ public final class JedisKv implements Kv {
         this.cluster = cluster;
     }
 
-    private static JedisClientConfig config(String user, String password) {
+    static JedisClientConfig config(String user, String password) {
         DefaultJedisClientConfig.Builder b = DefaultJedisClientConfig.builder()
                 .resp2() // Redis 7.0 and Cajon both speak it; RESP3 brings nothing the port uses
                 .clientSetInfoConfig(ClientSetInfoConfig.DISABLED) // CLIENT SETINFO is 7.2

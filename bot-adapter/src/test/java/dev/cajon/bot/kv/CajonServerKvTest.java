@@ -19,7 +19,7 @@ class CajonServerKvTest extends KvContract {
         server = CajonServer.start(ServerConfig.defaults().withPort(0).withBind("127.0.0.1").withDir(dir)
                 .withExpiryWarmup(false));
         kv = JedisKv.remote("127.0.0.1", server.port());
-        probe = new Jedis("127.0.0.1", server.port());
+        probe = new Jedis(new redis.clients.jedis.HostAndPort("127.0.0.1", server.port()), JedisKv.config(null, null));
     }
 
     @AfterAll

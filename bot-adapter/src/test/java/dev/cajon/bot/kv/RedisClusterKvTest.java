@@ -10,6 +10,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Connection;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.util.JedisClusterCRC16;
@@ -32,7 +33,7 @@ class RedisClusterKvTest extends KvContract {
             nodes.add(new HostAndPort("127.0.0.1", p));
         }
         kv = JedisKv.cluster(nodes, null, null);
-        probe = new JedisCluster(nodes);
+        probe = new JedisCluster(nodes, JedisKv.config(null, null));
     }
 
     @AfterAll
@@ -60,7 +61,9 @@ class RedisClusterKvTest extends KvContract {
     void theTestsTagsReallySpreadOverTheMasters() {
         Set<HostAndPort> owners = new HashSet<>();
         for (int i = 0; i < 64; i++) {
-            owners.add(probe.getConnectionFromSlot(JedisClusterCRC16.getSlot(key(tag(), "x"))).getHostAndPort());
+            try (Connection c = probe.getConnectionFromSlot(JedisClusterCRC16.getSlot(key(tag(), "x")))) {
+                owners.add(c.getHostAndPort());
+            }
         }
         assertTrue(owners.size() == 3, "tags landed on " + owners);
     }

@@ -16,7 +16,7 @@ class RedisServerKvTest extends KvContract {
         redis = RedisProcesses.standalone();
         Assumptions.assumeTrue(redis != null, "redis-server or redis-cli is not on the PATH: skipped");
         kv = JedisKv.remote("127.0.0.1", redis.port());
-        probe = new Jedis("127.0.0.1", redis.port());
+        probe = new Jedis(new redis.clients.jedis.HostAndPort("127.0.0.1", redis.port()), JedisKv.config(null, null));
     }
 
     @AfterAll
