@@ -45,6 +45,8 @@ public final class BotAdapter implements AutoCloseable {
     private final Inbox inbox;
     private final ScheduledExecutorService timers;
     private volatile boolean closed;
+    /** The store was down at build: the first sweep that reaches it recovers first. */
+    private volatile boolean recoveryPending;
 
     private BotAdapter(Builder b) {
         this.engine = new Engine(b);
@@ -82,6 +84,10 @@ public final class BotAdapter implements AutoCloseable {
      * number of references the wheel handed over. Safe to run from several replicas at once.
      */
     public int sweep() {
+        if (recoveryPending) {
+            recover();
+            recoveryPending = false;
+        }
         int n = engine.wheel.sweep(10_000, this::onDue);
         walkClaims(256);
         return n;
@@ -399,7 +405,12 @@ public final class BotAdapter implements AutoCloseable {
                 throw new IllegalArgumentException("lease, retention and chatStateTtl must be positive");
             }
             BotAdapter a = new BotAdapter(this);
-            a.recover();
+            try {
+                a.recover();
+            } catch (dev.cajon.bot.kv.KvException e) {
+                Engine.log.warn("the store is down: recovery of {} waits for the sweeper", instanceId, e);
+                a.recoveryPending = true;
+            }
             if (sweeper) {
                 a.startSweeper(sweepEvery);
             }
