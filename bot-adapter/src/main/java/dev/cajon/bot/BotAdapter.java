@@ -406,6 +406,7 @@ public final class BotAdapter implements AutoCloseable {
             }
             BotAdapter a = new BotAdapter(this);
             try {
+                a.engine.wheel.start();
                 a.recover();
             } catch (dev.cajon.bot.kv.KvException e) {
                 Engine.log.warn("the store is down: recovery of {} waits for the sweeper", instanceId, e);

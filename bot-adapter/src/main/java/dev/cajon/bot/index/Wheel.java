@@ -81,13 +81,25 @@ public final class Wheel {
     }
 
     /**
+     * Starts the cursor at now if no sweeper ever ran on this store (SET NX): called before
+     * anything is scheduled, so every bucket ever given an entry lies after the cursor.
+     */
+    public void start() {
+        kv.set(keys.wheelCursor(), Long.toString(Math.floorDiv(clock.getAsLong(), width)), SetOptions.nx(0));
+    }
+
+    /**
      * Sweeps every bucket whose time has come, at most {@code maxBuckets} of them, handing each
      * entry to {@code due}. Returns the number of entries handed over.
      */
     public int sweep(int maxBuckets, Consumer<String> due) {
         long last = Math.floorDiv(clock.getAsLong(), width);
         String c = kv.get(keys.wheelCursor());
-        long cursor = c == null ? last - 1 : Long.parseLong(c);
+        if (c == null) {
+            start();
+            c = kv.get(keys.wheelCursor());
+        }
+        long cursor = Long.parseLong(c);
         int handed = 0;
         for (long b = cursor + 1; b <= last && b <= cursor + maxBuckets; b++) {
             long n = seal(b);
