@@ -53,7 +53,16 @@ final class Outbox {
             Engine.log.warn("outbox store down, failOpen: sending {} unrecorded", key, ex);
             return bypass(chat, content, key, SendResult.Status.FAIL_OPEN);
         }
-        return journaled != null ? journaled : attempt(key);
+        if (journaled == null) {
+            return attempt(key);
+        }
+        if (journaled.status() == SendResult.Status.PENDING) {
+            Fields f = read(key); // journaled before, never claimed (a crash, a re-run handler): due now?
+            if (f != null && f.get("state").equals("PENDING") && f.getLong("due", 0) <= e.now()) {
+                return attempt(key);
+            }
+        }
+        return journaled;
     }
 
     /** Records a send due at {@code notBefore}; a second enqueue of the key does nothing. */
