@@ -211,6 +211,11 @@ public final class BotAdapter implements AutoCloseable {
         return outbox.record(key);
     }
 
+    /** The chat's state as the last done message left it (null if none, or expired). */
+    public String chatState(String chat) {
+        return engine.kv.get(engine.keys.state(chat));
+    }
+
     public BotMetrics metrics() {
         return engine.counters.snapshot();
     }
