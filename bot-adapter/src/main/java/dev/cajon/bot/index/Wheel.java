@@ -35,7 +35,7 @@ import java.util.function.LongSupplier;
  * consumes them must be idempotent (every record's state says whether there is work).
  *
  * <p>Costs: scheduling is 2 round trips; sweeping is 3 per bucket (WATCH, GET, EXEC) plus 1
- * per entry, and so proportional to the time elapsed and to what is due, never to what is kept.
+ * per entry plus 2 (the cursor), and so proportional to the time elapsed and to what is due, never to what is kept.
  * Keys: a bucket's counter lives {@code sealTtl} after its seal; entries live until their due
  * time plus {@code entryGrace}.
  */
@@ -101,7 +101,8 @@ public final class Wheel {
         }
         long cursor = Long.parseLong(c);
         int handed = 0;
-        for (long b = cursor + 1; b <= last && b <= cursor + maxBuckets; b++) {
+        long b = cursor + 1;
+        for (; b <= last && b <= cursor + maxBuckets; b++) {
             long n = seal(b);
             for (long i = 1; i <= n; i++) {
                 SetReply r = kv.set(keys.bucketEntry(b, i), TOMBSTONE, SetOptions.nx(sealTtl).withGet());
@@ -110,7 +111,9 @@ public final class Wheel {
                     handed++;
                 }
             }
-            kv.set(keys.wheelCursor(), Long.toString(b));
+        }
+        if (b > cursor + 1) {
+            kv.set(keys.wheelCursor(), Long.toString(b - 1)); // once: a crash before it only sweeps again
         }
         return handed;
     }
