@@ -71,8 +71,23 @@ final class Inbox {
             return new HandleResult(HandleResult.Status.DUPLICATE, id, null);
         }
         e.counters.inboundJournaled.increment();
+        return processLocked(id);
+    }
+
+    /** Waits (at most a lease) for this JVM's other worker on the chat, then processes. */
+    private HandleResult processLocked(InboundId id) {
         ReentrantLock lock = lockOf(id.chat());
-        lock.lock();
+        boolean locked;
+        try {
+            locked = lock.tryLock(e.leaseMillis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            locked = false;
+        }
+        if (!locked) { // journaled, and its wheel entry is there: the sweeper will run it
+            e.wheel.schedule(e.now() + e.chatRetryMillis, Refs.inbound(id));
+            return new HandleResult(HandleResult.Status.QUEUED, id, "the chat is busy in this process");
+        }
         try {
             return process(id);
         } finally {
@@ -307,13 +322,7 @@ final class Inbox {
             return new HandleResult(HandleResult.Status.DUPLICATE, id, "not dead or retrying: nothing replayed");
         }
         e.counters.inboundReplayed.increment();
-        ReentrantLock lock = lockOf(id.chat());
-        lock.lock();
-        try {
-            return process(id);
-        } finally {
-            lock.unlock();
-        }
+        return processLocked(id);
     }
 
     InboundRecord record(InboundId id) {

@@ -66,6 +66,27 @@ class FencingTest {
     }
 
     @Test
+    void otherChatsGoOnWhileOneChatIsBusy() throws Exception {
+        CountDownLatch inside = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try (BotAdapter a = fx.builder("a").handler((m, ctx) -> {
+            if (m.chat().equals("slow")) {
+                inside.countDown();
+                release.await(30, TimeUnit.SECONDS);
+            }
+            ctx.send("done " + m.id());
+        }).build()) {
+            CompletableFuture<HandleResult> slow = CompletableFuture.supplyAsync(
+                    () -> a.handle(new InboundMessage("slow", "m1", "x")));
+            assertTrue(inside.await(10, TimeUnit.SECONDS));
+            assertEquals(HandleResult.Status.DONE, a.handle(new InboundMessage("fast", "m1", "x")).status());
+            assertEquals(1, fx.provider.count("done fast/m1"));
+            release.countDown();
+            assertEquals(HandleResult.Status.DONE, slow.get(10, TimeUnit.SECONDS).status());
+        }
+    }
+
+    @Test
     void fencingTokensOfAChatStrictlyIncrease() {
         java.util.List<Long> fences = new java.util.ArrayList<>();
         try (BotAdapter a = fx.builder("a").handler((m, ctx) -> fences.add(ctx.fence())).build()) {

@@ -136,6 +136,29 @@ class OutboxTest {
     }
 
     @Test
+    void aSweepNeverTakesTheSendThisInstanceIsMakingNow() throws Exception {
+        java.util.concurrent.CountDownLatch calling = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        try (BotAdapter bot = fx.builder("a").provider((chat, text) -> {
+            calling.countDown();
+            release.await(30, TimeUnit.SECONDS);
+            return "pid-1";
+        }).build()) {
+            java.util.concurrent.CompletableFuture<SendResult> r =
+                    java.util.concurrent.CompletableFuture.supplyAsync(() -> bot.send("c", "slow", "k"));
+            assertTrue(calling.await(10, TimeUnit.SECONDS));
+            bot.recover();
+            bot.sweep();
+            fx.advance(Duration.ofSeconds(30)); // within the lease
+            bot.sweep();
+            assertEquals("CALLING", bot.outbound("k").state());
+            release.countDown();
+            assertEquals(SendResult.Status.SENT, r.get(10, TimeUnit.SECONDS).status());
+            assertEquals(0, bot.metrics().outboxAmbiguous());
+        }
+    }
+
+    @Test
     void discardEndsASendThatWasNotSent() {
         fx.provider.failNext(1);
         try (BotAdapter bot = fx.builder("a").build()) {
