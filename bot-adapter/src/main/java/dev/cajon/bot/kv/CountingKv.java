@@ -6,8 +6,8 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Counts what goes through the port: commands (as Redis counts them: MULTI, each queued write and
  * EXEC are three or more) and round trips (what a remote backend waits for: every single command
- * is one, WATCH is one, each GET inside a transaction is one, and MULTI ... EXEC is one because
- * Jedis pipelines it). The costs in docs/BOT-ADAPTER.md were measured with it.
+ * is one, WATCH with the GETs of the watched keys is one, any other GET inside a transaction is
+ * one, and MULTI ... EXEC is one, all as JedisKv pipelines them). The costs in docs/BOT-ADAPTER.md were measured with it.
  */
 public final class CountingKv implements Kv {
     private final Kv kv;
@@ -68,14 +68,17 @@ public final class CountingKv implements Kv {
 
     @Override
     public Tx watch(List<String> keys) {
-        one();
+        one(); // WATCH and the GET of each watched key, pipelined
+        commands.add(keys.size());
         Tx tx = kv.watch(keys);
         return new Tx() {
             private boolean executed;
 
             @Override
             public String get(String key) {
-                one();
+                if (!keys.contains(key)) {
+                    one();
+                }
                 return tx.get(key);
             }
 

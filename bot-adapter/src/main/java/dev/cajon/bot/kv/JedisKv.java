@@ -11,6 +11,7 @@ import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.JedisCluster;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.Transaction;
 import redis.clients.jedis.UnifiedJedis;
@@ -25,8 +26,9 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  *
  * <p>Single commands go through Jedis's unified client, which follows MOVED and ASK in a
  * cluster. A transaction takes one pooled connection (in a cluster, the connection to the
- * master of the first key's slot) and holds it from WATCH to EXEC; MULTI, the writes and EXEC
- * are pipelined by Jedis, so EXEC costs one round trip. In a cluster every key of a transaction
+ * master of the first key's slot) and holds it from WATCH to EXEC. WATCH and a GET of each
+ * watched key are pipelined, and so are MULTI, the writes and EXEC (by Jedis): a read-modify-write
+ * transaction costs two round trips. In a cluster every key of a transaction
  * must map to one slot; the keys the adapter builds share a hash tag, and anything else is
  * refused here before a command is sent.
  */
@@ -175,13 +177,22 @@ public final class JedisKv implements Kv {
             throw failed("WATCH", e);
         }
         Jedis j = new Jedis(c);
+        java.util.Map<String, String> read = new java.util.HashMap<>();
         try {
-            j.watch(keys.toArray(new String[0]));
+            // WATCH and a GET of every watched key, pipelined: one round trip
+            c.sendCommand(Protocol.Command.WATCH, keys.toArray(new String[0]));
+            for (String k : keys) {
+                c.sendCommand(Protocol.Command.GET, k);
+            }
+            c.getStatusCodeReply();
+            for (String k : keys) {
+                read.put(k, c.getBulkReply());
+            }
         } catch (JedisException e) {
             c.close();
             throw failed("WATCH", e);
         }
-        return new JedisTx(keys.get(0), c, j);
+        return new JedisTx(keys.get(0), c, j, read);
     }
 
     @Override
@@ -193,17 +204,22 @@ public final class JedisKv implements Kv {
         private final String first;
         private final Connection connection;
         private final Jedis jedis;
+        private final java.util.Map<String, String> read;
         private boolean done;
         private boolean broken;
 
-        JedisTx(String first, Connection connection, Jedis jedis) {
+        JedisTx(String first, Connection connection, Jedis jedis, java.util.Map<String, String> read) {
             this.first = first;
             this.connection = connection;
             this.jedis = jedis;
+            this.read = read;
         }
 
         @Override
         public String get(String key) {
+            if (read.containsKey(key)) {
+                return read.get(key); // read right after the WATCH, in its round trip
+            }
             sameSlot(first, List.of(key));
             try {
                 return jedis.get(key);

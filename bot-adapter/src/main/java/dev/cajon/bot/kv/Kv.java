@@ -43,8 +43,10 @@ public interface Kv extends AutoCloseable {
     boolean del(String key);
 
     /**
-     * WATCH {@code keys}. Read them through {@link Tx#get}, then {@link Tx#exec} the writes. The
-     * transaction must be closed (try-with-resources), executed or not.
+     * WATCH {@code keys}, and GET each of them right after the WATCH (a remote backend pipelines
+     * the WATCH and the GETs: one round trip). Read them through {@link Tx#get}, then
+     * {@link Tx#exec} the writes. The transaction must be closed (try-with-resources), executed
+     * or not.
      */
     Tx watch(List<String> keys);
 
@@ -54,7 +56,7 @@ public interface Kv extends AutoCloseable {
 
     /** WATCH ... MULTI ... EXEC on one connection (or one keyspace). */
     interface Tx extends AutoCloseable {
-        /** GET between WATCH and MULTI. */
+        /** GET between WATCH and MULTI; for a watched key, the value read with the WATCH. */
         String get(String key);
 
         /**
