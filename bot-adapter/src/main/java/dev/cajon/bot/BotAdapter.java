@@ -85,11 +85,11 @@ public final class BotAdapter implements AutoCloseable {
      */
     public int sweep() {
         if (recoveryPending) {
-            recover();
+            startUp();
             recoveryPending = false;
         }
         int n = engine.wheel.sweep(10_000, this::onDue);
-        walkClaims(256);
+        engine.claims.compact(256, this::resolvedForClaims);
         return n;
     }
 
@@ -112,27 +112,25 @@ public final class BotAdapter implements AutoCloseable {
      * what is resolved. Runs on build; a sweep runs a bounded part of it.
      */
     public int recover() {
-        int total = 0;
-        for (int i = 0; i < 10_000; i++) {
-            int n = walkClaims(1_000);
-            total += n;
-            if (n < 1_000) {
-                break;
+        return engine.claims.recover(this::resolvedForClaims, ref -> {
+            if (Refs.isInbound(ref)) {
+                inbox.onDue(Refs.inboundId(ref), true);
+            } else {
+                outbox.onDue(Refs.outboundKey(ref), true);
             }
-        }
-        return total;
+        });
     }
 
-    private int walkClaims(int limit) {
-        return engine.claims.walk(limit, ref -> Refs.isInbound(ref)
-                ? inbox.resolvedForClaims(Refs.inboundId(ref)) : outbox.resolvedForClaims(Refs.outboundKey(ref)),
-                ref -> {
-                    if (Refs.isInbound(ref)) {
-                        inbox.onDue(Refs.inboundId(ref), true);
-                    } else {
-                        outbox.onDue(Refs.outboundKey(ref), true);
-                    }
-                });
+    /** The wheel's cursor (first adapter on the store), this life in the lives log, recovery. */
+    private void startUp() {
+        engine.wheel.start();
+        engine.claims.start();
+        recover();
+    }
+
+    private boolean resolvedForClaims(String ref, String life) {
+        return Refs.isInbound(ref) ? inbox.resolvedForClaims(Refs.inboundId(ref), life)
+                : outbox.resolvedForClaims(Refs.outboundKey(ref), life);
     }
 
     // ------------------------------------------------------------------ operations
@@ -411,8 +409,7 @@ public final class BotAdapter implements AutoCloseable {
             }
             BotAdapter a = new BotAdapter(this);
             try {
-                a.engine.wheel.start();
-                a.recover();
+                a.startUp();
             } catch (dev.cajon.bot.kv.KvException e) {
                 Engine.log.warn("the store is down: recovery of {} waits for the sweeper", instanceId, e);
                 a.recoveryPending = true;

@@ -46,7 +46,7 @@ final class Engine {
     final RandomGenerator random;
     final Counters counters = new Counters();
     final Wheel wheel;
-    final SeqLog claims;
+    final Claims claims;
     final SeqLog deadIn;
     final SeqLog failedIn;
     final SeqLog deadOut;
@@ -75,7 +75,7 @@ final class Engine {
         this.steps = b.kv instanceof StepHook h ? h : StepHook.NONE;
         this.random = b.random;
         this.wheel = new Wheel(kv, keys, b.wheelWidth.toMillis(), clock, 3_600_000L, retentionMillis);
-        this.claims = new SeqLog(kv, keys, "claims:" + instanceId, retentionMillis);
+        this.claims = new Claims(kv, keys, instanceId, owner, retentionMillis);
         this.deadIn = new SeqLog(kv, keys, "dead-in", retentionMillis);
         this.failedIn = new SeqLog(kv, keys, "failed-in", retentionMillis);
         this.deadOut = new SeqLog(kv, keys, "dead-out", retentionMillis);

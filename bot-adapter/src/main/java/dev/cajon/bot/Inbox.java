@@ -140,9 +140,10 @@ final class Inbox {
         }
     }
 
-    boolean resolvedForClaims(InboundId id) {
+    /** Whether a claim of the life {@code life} on {@code id} is over (not held by that life). */
+    boolean resolvedForClaims(InboundId id, String life) {
         Fields f = Fields.decode(e.kv.get(e.keys.inbound(id.chat(), id.messageId())));
-        return f == null || !f.get("state").equals("LEASED") || !f.get("owner", "").startsWith(e.instanceId + "#");
+        return f == null || !f.get("state").equals("LEASED") || !f.get("owner", "").equals(life);
     }
 
     private record Claim(long fence, int attempt, String payload, String state) {

@@ -89,10 +89,8 @@ final class Outbox {
 
     /** The journal step: null when this call created the record, else the existing record's outcome. */
     private SendResult journal(String chat, String content, String key, long due, boolean deferred) {
-        Fields existing = read(key);
-        if (existing != null) {
-            return outcome(key, existing, true);
-        }
+        // no lookup first: the SET NX below tells a new key from a known one, and a known key's
+        // wheel entry only costs the sweeper one read later
         String ref = Refs.outbound(key);
         e.before("outbox.journal");
         e.wheel.schedule(deferred ? due : e.now() + e.leaseMillis, ref);
@@ -253,9 +251,10 @@ final class Outbox {
     }
 
     /** Whether a claims-log entry for {@code key} needs nothing more from this instance. */
-    boolean resolvedForClaims(String key) {
+    /** Whether a claim of the life {@code life} on {@code key} is over (not held by that life). */
+    boolean resolvedForClaims(String key, String life) {
         Fields f = read(key);
-        return f == null || !f.get("state").equals("CALLING") || !f.get("owner", "").startsWith(e.instanceId + "#");
+        return f == null || !f.get("state").equals("CALLING") || !f.get("owner", "").equals(life);
     }
 
     private void ambiguous(String key, Fields seen) {
