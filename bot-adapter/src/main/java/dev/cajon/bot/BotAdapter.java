@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -51,11 +50,13 @@ public final class BotAdapter implements AutoCloseable {
     private BotAdapter(Builder b) {
         this.engine = new Engine(b);
         this.outbox = new Outbox(engine);
-        this.timers = Executors.newScheduledThreadPool(2, r -> {
+        java.util.concurrent.ScheduledThreadPoolExecutor pool = new java.util.concurrent.ScheduledThreadPoolExecutor(2, r -> {
             Thread t = new Thread(r, "cajon-bot-" + b.instanceId);
             t.setDaemon(true);
             return t;
         });
+        pool.setRemoveOnCancelPolicy(true); // one heartbeat per message, cancelled when it is done
+        this.timers = pool;
         this.inbox = new Inbox(engine, outbox, timers);
         engine.counters.register(b.registry, b.instanceId);
     }

@@ -49,29 +49,57 @@ final class Inbox {
         return chatLocks[Math.floorMod(chat.hashCode(), chatLocks.length)];
     }
 
+    /**
+     * A new delivery: journaled and claimed in one transaction (the record is written LEASED when
+     * the chat is free, NEW when it is busy), so the common path pays one transaction for both.
+     */
     HandleResult handle(InboundMessage m) {
         InboundId id = m.id();
-        SetReply r;
+        String ref = Refs.inbound(id);
+        ReentrantLock lock = lockOf(id.chat());
+        boolean locked;
         try {
-            e.before("inbox.journal");
-            e.wheel.schedule(e.now() + e.leaseMillis, Refs.inbound(id)); // first: a NEW record is never unindexed
+            locked = lock.tryLock(e.leaseMillis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            locked = false;
+        }
+        try {
+            Object got;
             Fields rec = Fields.of().put("state", "NEW").put("payload", m.payload()).put("attempts", 0)
                     .put("received", e.now());
-            r = e.kv.set(e.keys.inbound(id.chat(), id.messageId()), rec.encode(), SetOptions.nx(e.retentionMillis));
-            e.after("inbox.journal");
-        } catch (KvException ex) {
-            if (!e.failOpen) {
-                throw new JournalException("inbox could not journal " + id, ex);
+            try {
+                e.before("inbox.journal");
+                e.wheel.schedule(e.now() + e.leaseMillis, ref); // first: a journaled record is never unindexed
+                if (locked) {
+                    e.claims.append(ref); // and a claim of this life is always in its log
+                    got = claim(id, rec);
+                } else { // this JVM's other worker holds the chat: journal only
+                    SetReply r = e.kv.set(e.keys.inbound(id.chat(), id.messageId()), rec.encode(),
+                            SetOptions.nx(e.retentionMillis));
+                    got = r.applied() ? Refused.CHAT_BUSY : Refused.DUPLICATE;
+                }
+                e.after("inbox.journal");
+            } catch (KvException ex) {
+                if (!e.failOpen) {
+                    throw new JournalException("inbox could not journal " + id, ex);
+                }
+                Engine.log.warn("inbox store down, failOpen: handling {} without the journal", id, ex);
+                return failOpen(m);
             }
-            Engine.log.warn("inbox store down, failOpen: handling {} without the journal", id, ex);
-            return failOpen(m);
+            if (got == Refused.DUPLICATE) {
+                e.counters.inboundDuplicates.increment();
+                return new HandleResult(HandleResult.Status.DUPLICATE, id, null);
+            }
+            e.counters.inboundJournaled.increment();
+            e.before("inbox.claim");
+            e.after("inbox.claim");
+            return run(id, got);
+        } finally {
+            if (locked) {
+                lock.unlock();
+            }
         }
-        if (!r.applied()) {
-            e.counters.inboundDuplicates.increment();
-            return new HandleResult(HandleResult.Status.DUPLICATE, id, null);
-        }
-        e.counters.inboundJournaled.increment();
-        return processLocked(id);
     }
 
     /** Waits (at most a lease) for this JVM's other worker on the chat, then processes. */
@@ -84,7 +112,7 @@ final class Inbox {
             Thread.currentThread().interrupt();
             locked = false;
         }
-        if (!locked) { // journaled, and its wheel entry is there: the sweeper will run it
+        if (!locked) { // its wheel entry is there: the sweeper will run it
             e.wheel.schedule(e.now() + e.chatRetryMillis, Refs.inbound(id));
             return new HandleResult(HandleResult.Status.QUEUED, id, "the chat is busy in this process");
         }
@@ -149,22 +177,38 @@ final class Inbox {
     private record Claim(long fence, int attempt, String payload, String state) {
     }
 
-    private enum Refused { GONE, FINISHED, NOT_DUE, HELD, CHAT_BUSY }
+    private enum Refused { GONE, FINISHED, NOT_DUE, HELD, CHAT_BUSY, DUPLICATE }
 
-    /** Claim, handler, commit; the JVM's lock of the chat is held. */
+    /** Claim (logged first), handler, commit; the JVM's lock of the chat is held. */
     private HandleResult process(InboundId id) {
+        e.claims.append(Refs.inbound(id)); // first: a claim of this life is always in its log
+        e.before("inbox.claim");
+        Object got = claim(id, null);
+        e.after("inbox.claim");
+        return run(id, got);
+    }
+
+    /**
+     * The claim: one transaction over the chat's lease, the record and the chat's state. With
+     * {@code journal} (a new delivery) a missing record is created from it (LEASED, or NEW when
+     * the chat is busy) and an existing one is a duplicate. Returns a {@link Claim} or why not.
+     */
+    private Object claim(InboundId id, Fields journal) {
         String rk = e.keys.inbound(id.chat(), id.messageId());
         String lk = e.keys.lease(id.chat());
         String sk = e.keys.state(id.chat());
-        String ref = Refs.inbound(id);
-        e.claims.append(ref); // first: a claim of this life is always in its log
         long now = e.now();
-        e.before("inbox.claim");
-        Object got = Optimistic.run(e.kv, List.of(lk, rk, sk), r -> {
+        return Optimistic.run(e.kv, List.of(lk, rk, sk), r -> {
             Fields lease = Fields.decode(r.get(0));
             Fields rec = Fields.decode(r.get(1));
-            if (rec == null) {
+            if (journal != null && rec != null) {
+                return Optimistic.Plan.none(Refused.DUPLICATE);
+            }
+            if (rec == null && journal == null) {
                 return Optimistic.Plan.none(Refused.GONE);
+            }
+            if (rec == null) {
+                rec = journal;
             }
             String st = rec.get("state");
             if (st.equals("DONE") || st.equals("DEAD")) {
@@ -177,7 +221,9 @@ final class Inbox {
                 return Optimistic.Plan.none(Refused.HELD);
             }
             if (lease != null && e.heldByOther(lease)) {
-                return Optimistic.Plan.none(Refused.CHAT_BUSY);
+                return journal == null ? Optimistic.Plan.none(Refused.CHAT_BUSY)
+                        : new Optimistic.Plan<>(List.of(new Op.Set(rk, journal.encode(), e.retentionMillis)),
+                        Refused.CHAT_BUSY);
             }
             long fence = lease == null ? 1 : lease.getLong("fence", 0) + 1;
             long until = now + e.leaseMillis;
@@ -189,7 +235,12 @@ final class Inbox {
                     new Op.Set(rk, c.encode(), e.retentionMillis)),
                     new Claim(fence, attempt, rec.get("payload"), r.get(2)));
         });
-        e.after("inbox.claim");
+    }
+
+    /** Runs the handler of a claim and commits it, or reports why there was no claim. */
+    private HandleResult run(InboundId id, Object got) {
+        String ref = Refs.inbound(id);
+        long now = e.now();
         if (!(got instanceof Claim claim)) {
             Refused why = (Refused) got;
             if (why == Refused.CHAT_BUSY || why == Refused.HELD) {
