@@ -81,7 +81,7 @@ public final class BotAdapter implements AutoCloseable {
     }
 
     /**
-     * Hands over everything that has come due, and moves this instance's claims log. Returns the
+     * Hands over everything that has come due, and moves this life's claims-log cursor. Returns the
      * number of references the wheel handed over. Safe to run from several replicas at once.
      */
     public int sweep() {
@@ -109,8 +109,8 @@ public final class BotAdapter implements AutoCloseable {
 
     /**
      * Takes back what an earlier life of this instanceId held (leased messages are handled again,
-     * sends caught in CALLING are ambiguous), and moves the claims log's low-water mark over
-     * what is resolved. Runs on build; a sweep runs a bounded part of it.
+     * sends caught in CALLING are ambiguous), walking each earlier life's claims log from its
+     * cursor. Runs on build (or on the first sweep that reaches a store that was down then).
      */
     public int recover() {
         return engine.claims.recover(this::resolvedForClaims, ref -> {

@@ -18,8 +18,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>An inbound record's states: {@code NEW} (journaled) &rarr; {@code LEASED} (claimed) &rarr;
  * {@code DONE}; a failed handler goes to {@code RETRY} (due after a backoff) or, with the
- * retries used up, to {@code DEAD}. The journal is one SET NX: a second delivery of the same
- * provider message id finds the record and is a duplicate for as long as the record is kept.
+ * retries used up, to {@code DEAD}. A new delivery is journaled and claimed in one WATCHed
+ * transaction that creates the record only if it is absent (LEASED when the chat is free, NEW
+ * when it is busy): a second delivery of the same provider message id finds the record and is a
+ * duplicate, atomically, for as long as the record is kept.
  *
  * <p>Fencing. The chat's lease key holds {@code owner}, {@code until} and {@code fence}; a claim
  * takes the lease (free, expired, or held by an earlier life of this instance) and the record

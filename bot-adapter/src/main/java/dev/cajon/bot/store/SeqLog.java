@@ -11,7 +11,7 @@ import java.util.function.Predicate;
  * resolved prefix, so a walk costs the unresolved entries plus those appended since the last
  * walk, never the whole history. Entries expire with the records they name.
  *
- * <p>Used for an instance's claims (recovery after a restart) and for the dead, failed and
+ * <p>Used for the lives of an instance (see {@code Claims}) and for the dead, failed and
  * ambiguous lists. An entry is only a pointer: the record it names says whether it still counts.
  */
 public final class SeqLog {
