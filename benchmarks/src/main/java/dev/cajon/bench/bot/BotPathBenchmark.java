@@ -6,16 +6,15 @@ import dev.cajon.bot.InboundMessage;
 import dev.cajon.bot.kv.EmbeddedKv;
 import dev.cajon.bot.kv.JedisKv;
 import dev.cajon.bot.kv.Kv;
+import dev.cajon.bench.harness.CommandTemplate;
 import dev.cajon.bench.harness.MachineInfo;
-import dev.cajon.server.CajonServer;
-import dev.cajon.server.ServerConfig;
+import dev.cajon.bench.harness.ServerProcess;
 import dev.cajon.storage.Clock;
 import dev.cajon.storage.FileTrees;
 import dev.cajon.storage.Store;
 import java.awt.Color;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import java.time.Duration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,8 +30,8 @@ import org.knowm.xchart.CategoryChartBuilder;
 /**
  * Messages per second through the bot adapter's full path (journal, lease, handler, outbox,
  * sent, done: one reply per message), on four stores side by side: Cajon embedded, a Cajon
- * server over loopback RESP (in this JVM), a redis-server (started here, no persistence) and
- * the same steps on SQLite in WAL mode. One client thread; rounds alternate between the
+ * server over loopback RESP (bin/cajon-server, its own process), a redis-server (its own
+ * process, no persistence) and the same steps on SQLite in WAL mode. One client thread; rounds alternate between the
  * stores so that the machine's noise falls on all of them alike. Prints a Markdown table
  * (p50 and p99 per message, messages per second) and writes a chart.
  *
@@ -50,21 +49,20 @@ public final class BotPathBenchmark {
         int perRound = args.length > 1 ? Integer.parseInt(args[1]) : 2_000;
         Path chart = args.length > 2 ? Path.of(args[2]) : Path.of("docs/bench-bot-path.png");
         Path tmp = Files.createTempDirectory("cajon-bench-bot");
-        Process redis = null;
-        CajonServer server = null;
+        Path home = Path.of("").toAbsolutePath();
+        ServerProcess cajon = new ServerProcess("cajon", new CommandTemplate(
+                "{home}/bin/cajon-server --bind 127.0.0.1 --port {port} --dir {dir}"),
+                tmp.resolve("server"), tmp.resolve("cajon.log"), home);
+        ServerProcess redis = new ServerProcess("redis", new CommandTemplate(
+                "redis-server --bind 127.0.0.1 --port {port} --save \"\" --appendonly no --dir {dir}"),
+                tmp.resolve("redis"), tmp.resolve("redis.log"), home);
         List<Path1> paths = new ArrayList<>();
-        try (Store store = Store.open(tmp.resolve("embedded"), Clock.SYSTEM)) {
+        try (Store store = Store.open(tmp.resolve("embedded"), Clock.SYSTEM); cajon; redis) {
             paths.add(adapter(new EmbeddedKv(store, "bench", 0)));
-            server = CajonServer.start(ServerConfig.defaults().withPort(0).withBind("127.0.0.1")
-                    .withDir(tmp.resolve("server")).withExpiryWarmup(false));
-            paths.add(adapter(JedisKv.remote("127.0.0.1", server.port())));
-            int redisPort = freePort();
-            Files.createDirectories(tmp.resolve("redis"));
-            redis = new ProcessBuilder("redis-server", "--port", Integer.toString(redisPort), "--bind", "127.0.0.1",
-                    "--save", "", "--appendonly", "no", "--dir", tmp.resolve("redis").toString())
-                    .redirectErrorStream(true).redirectOutput(tmp.resolve("redis.log").toFile()).start();
-            awaitRedis(redisPort);
-            paths.add(adapter(JedisKv.remote("127.0.0.1", redisPort)));
+            cajon.start(Duration.ofSeconds(60));
+            paths.add(adapter(JedisKv.remote("127.0.0.1", cajon.port())));
+            redis.start(Duration.ofSeconds(30));
+            paths.add(adapter(JedisKv.remote("127.0.0.1", redis.port())));
             SqlitePath sqlite = new SqlitePath(tmp.resolve("bot.sqlite"));
             paths.add(new Path1() {
                 public boolean handle(String chat, String mid) throws Exception {
@@ -103,14 +101,6 @@ public final class BotPathBenchmark {
                 p.close();
             }
         } finally {
-            if (server != null) {
-                server.close();
-            }
-            if (redis != null) {
-                redis.destroy();
-                redis.waitFor(5, TimeUnit.SECONDS);
-                redis.destroyForcibly();
-            }
             FileTrees.delete(tmp);
         }
     }
@@ -175,23 +165,5 @@ public final class BotPathBenchmark {
             BitmapEncoder.saveBitmap(List.of(rates, lat), 1, 2, out, BitmapEncoder.BitmapFormat.PNG);
         }
         System.out.println("\nchart: " + chart);
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
-
-    private static void awaitRedis(int port) throws Exception {
-        for (int i = 0; i < 200; i++) {
-            try (Kv kv = JedisKv.remote("127.0.0.1", port)) {
-                kv.get("ping");
-                return;
-            } catch (RuntimeException e) {
-                Thread.sleep(25);
-            }
-        }
-        throw new IllegalStateException("redis-server did not start on port " + port);
     }
 }
