@@ -1,0 +1,133 @@
+package dev.cajon.bot.index;
+
+import dev.cajon.bot.kv.Kv;
+import dev.cajon.bot.kv.KvException;
+import dev.cajon.bot.kv.Op;
+import dev.cajon.bot.kv.SetOptions;
+import dev.cajon.bot.kv.SetReply;
+import dev.cajon.bot.store.Keys;
+import dev.cajon.bot.store.Optimistic;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+/**
+ * A timer wheel on strings and counters: how the adapter finds what is due (a retry, a deferred
+ * send, a lease that may have expired) without ever scanning records.
+ *
+ * <p>Time is cut into buckets of {@code width} ms. Bucket B holds what is due at or before
+ * {@code B * width}: a counter {@code {w:B}:n} and entries {@code {w:B}:1..n}, each the
+ * reference of a record to look at. The sweeper keeps a cursor, the last bucket it swept, and
+ * sweeps each bucket once its time has come.
+ *
+ * <p>The hand-over between a producer and the sweeper, which may run in different processes:
+ * <ol>
+ *   <li>The producer INCRs the bucket's counter, then writes its entry with SET NX.</li>
+ *   <li>The sweeper <em>seals</em> the bucket: in one WATCHed transaction it replaces the
+ *       counter {@code n} by the string {@code "S<n>"}. Then it reads entries 1..n, each with
+ *       SET tombstone NX GET: an entry that is there is taken, a missing one is tombstoned.</li>
+ *   <li>A producer whose INCR fails (the counter is a seal now) or whose SET NX fails (the slot
+ *       was tombstoned) moves to the next bucket. So every entry is either seen by the sweeper
+ *       or written again later: nothing falls between.</li>
+ * </ol>
+ * A crash of the sweeper before its cursor moves makes the next sweep read the sealed bucket
+ * again ({@code "S<n>"} keeps the count): entries may be seen twice, never lost, so whoever
+ * consumes them must be idempotent (every record's state says whether there is work).
+ *
+ * <p>Costs: scheduling is 2 round trips; sweeping is 3 per bucket (WATCH, GET, EXEC) plus 1
+ * per entry plus 2 (the cursor), and so proportional to the time elapsed and to what is due, never to what is kept.
+ * Keys: a bucket's counter lives {@code sealTtl} after its seal; entries live until their due
+ * time plus {@code entryGrace}.
+ */
+public final class Wheel {
+    private static final String TOMBSTONE = "-";
+    private static final int MAX_BUCKET_TRIES = 32;
+    private final Kv kv;
+    private final Keys keys;
+    private final long width;
+    private final LongSupplier clock;
+    private final long sealTtl;
+    private final long entryGrace;
+
+    public Wheel(Kv kv, Keys keys, long widthMillis, LongSupplier clock, long sealTtlMillis, long entryGraceMillis) {
+        this.kv = kv;
+        this.keys = keys;
+        this.width = widthMillis;
+        this.clock = clock;
+        this.sealTtl = sealTtlMillis;
+        this.entryGrace = entryGraceMillis;
+    }
+
+    private long bucketOf(long dueMillis) {
+        return Math.floorDiv(dueMillis + width - 1, width); // ceil: the bucket's time is >= due
+    }
+
+    /** Asks for {@code ref} to be handed to the sweeper at {@code dueMillis} (or a little after). */
+    public void schedule(long dueMillis, String ref) {
+        long now = clock.getAsLong();
+        long b = Math.max(bucketOf(dueMillis), Math.floorDiv(now, width) + 1);
+        for (int t = 0; t < MAX_BUCKET_TRIES; t++, b++) {
+            Long i = kv.incr(keys.bucketCount(b));
+            if (i == null) {
+                continue; // sealed: the sweeper has been here
+            }
+            long ttl = Math.max(1, b * width - now) + entryGrace;
+            SetReply r = kv.set(keys.bucketEntry(b, i), ref, SetOptions.nx(ttl));
+            if (r.applied()) {
+                return;
+            }
+        }
+        throw new KvException("could not schedule " + ref + ": " + MAX_BUCKET_TRIES + " buckets sealed in a row");
+    }
+
+    /**
+     * Starts the cursor at now if no sweeper ever ran on this store (SET NX): called before
+     * anything is scheduled, so every bucket ever given an entry lies after the cursor.
+     */
+    public void start() {
+        kv.set(keys.wheelCursor(), Long.toString(Math.floorDiv(clock.getAsLong(), width)), SetOptions.nx(0));
+    }
+
+    /**
+     * Sweeps every bucket whose time has come, at most {@code maxBuckets} of them, handing each
+     * entry to {@code due}. Returns the number of entries handed over.
+     */
+    public int sweep(int maxBuckets, Consumer<String> due) {
+        long last = Math.floorDiv(clock.getAsLong(), width);
+        String c = kv.get(keys.wheelCursor());
+        if (c == null) {
+            start();
+            c = kv.get(keys.wheelCursor());
+        }
+        long cursor = Long.parseLong(c);
+        int handed = 0;
+        long b = cursor + 1;
+        for (; b <= last && b <= cursor + maxBuckets; b++) {
+            long n = seal(b);
+            for (long i = 1; i <= n; i++) {
+                SetReply r = kv.set(keys.bucketEntry(b, i), TOMBSTONE, SetOptions.nx(sealTtl).withGet());
+                if (!r.applied() && r.old() != null && !TOMBSTONE.equals(r.old())) {
+                    due.accept(r.old());
+                    handed++;
+                }
+            }
+        }
+        if (b > cursor + 1) {
+            kv.set(keys.wheelCursor(), Long.toString(b - 1)); // once: a crash before it only sweeps again
+        }
+        return handed;
+    }
+
+    /** Seals bucket {@code b} and returns how many entries it was given. */
+    private long seal(long b) {
+        String k = keys.bucketCount(b);
+        return Optimistic.run(kv, List.of(k), r -> {
+            String v = r.get(0);
+            if (v != null && v.startsWith("S")) {
+                return Optimistic.Plan.none(Long.parseLong(v.substring(1)));
+            }
+            long n = v == null ? 0 : Long.parseLong(v);
+            return new Optimistic.Plan<>(List.of(new Op.Set(k, "S" + n, sealTtl)), n);
+        });
+    }
+}

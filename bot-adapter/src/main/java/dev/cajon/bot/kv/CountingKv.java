@@ -1,0 +1,107 @@
+package dev.cajon.bot.kv;
+
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Counts what goes through the port: commands (as Redis counts them: MULTI, each queued write and
+ * EXEC are three or more) and round trips (what a remote backend waits for: every single command
+ * is one, WATCH with the GETs of the watched keys is one, any other GET inside a transaction is
+ * one, and MULTI ... EXEC is one, all as JedisKv pipelines them). The costs in docs/BOT-ADAPTER.md were measured with it.
+ */
+public final class CountingKv implements Kv {
+    private final Kv kv;
+    private final LongAdder commands = new LongAdder();
+    private final LongAdder roundTrips = new LongAdder();
+
+    public CountingKv(Kv kv) {
+        this.kv = kv;
+    }
+
+    public long commands() {
+        return commands.sum();
+    }
+
+    public long roundTrips() {
+        return roundTrips.sum();
+    }
+
+    public void reset() {
+        commands.reset();
+        roundTrips.reset();
+    }
+
+    private void one() {
+        commands.increment();
+        roundTrips.increment();
+    }
+
+    @Override
+    public String get(String key) {
+        one();
+        return kv.get(key);
+    }
+
+    @Override
+    public SetReply set(String key, String value, SetOptions options) {
+        one();
+        return kv.set(key, value, options);
+    }
+
+    @Override
+    public Long incr(String key) {
+        one();
+        return kv.incr(key);
+    }
+
+    @Override
+    public boolean pexpire(String key, long millis) {
+        one();
+        return kv.pexpire(key, millis);
+    }
+
+    @Override
+    public boolean del(String key) {
+        one();
+        return kv.del(key);
+    }
+
+    @Override
+    public Tx watch(List<String> keys) {
+        one(); // WATCH and the GET of each watched key, pipelined
+        commands.add(keys.size());
+        Tx tx = kv.watch(keys);
+        return new Tx() {
+            private boolean executed;
+
+            @Override
+            public String get(String key) {
+                if (!keys.contains(key)) {
+                    one();
+                }
+                return tx.get(key);
+            }
+
+            @Override
+            public List<Object> exec(List<Op> ops) {
+                executed = true;
+                commands.add(ops.size() + 2);
+                roundTrips.increment();
+                return tx.exec(ops);
+            }
+
+            @Override
+            public void close() {
+                if (!executed) {
+                    one(); // UNWATCH
+                }
+                tx.close();
+            }
+        };
+    }
+
+    @Override
+    public void close() {
+        kv.close();
+    }
+}

@@ -1,0 +1,201 @@
+package dev.cajon.bot.kv;
+
+import dev.cajon.storage.CounterResult;
+import dev.cajon.storage.ExpireCondition;
+import dev.cajon.storage.Keyspace;
+import dev.cajon.storage.OpStatus;
+import dev.cajon.storage.SetCondition;
+import dev.cajon.storage.SetResult;
+import dev.cajon.storage.Store;
+import dev.cajon.storage.StringValue;
+import dev.cajon.storage.chronicle.ValueHeader;
+import dev.cajon.storage.tx.Watch;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The port straight on Cajon's storage, in the bot's JVM: no sockets, no RESP. One app and db of
+ * a {@link Store} that the caller opened (and closes).
+ *
+ * <p>What must stay true: the keyspace is fetched from the store by {@link #keyspace()} for every
+ * operation and never kept, because the store may close an idle keyspace and open it again. A
+ * transaction is the one exception: its WATCH belongs to the keyspace object it was taken on, so
+ * EXEC checks that the store still hands out that object, and otherwise aborts (the caller's
+ * optimistic loop runs again, as after any concurrent change).
+ *
+ * <p>EXEC runs as one {@link Keyspace#atomically} section over every watched and written key,
+ * with the undo record when it writes two keys or more, exactly as the server's EXEC does: no
+ * other caller sees part of it, and after a crash it is there whole or not at all.
+ */
+public final class EmbeddedKv implements Kv {
+    private final Store store;
+    private final String app;
+    private final int db;
+
+    public EmbeddedKv(Store store, String app, int db) {
+        this.store = store;
+        this.app = app;
+        this.db = db;
+    }
+
+    /** The one place that finds the keyspace; see the class comment. */
+    private Keyspace keyspace() {
+        return store.keyspace(app, db);
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String string(StringValue v) {
+        return v == null ? null : new String(v.toBytes(), StandardCharsets.UTF_8);
+    }
+
+    private long deadline(Keyspace ks, long pxMillis) {
+        return pxMillis > 0 ? ks.clock().nowMillis() + pxMillis : ValueHeader.NO_EXPIRY;
+    }
+
+    @Override
+    public String get(String key) {
+        return string(keyspace().get(bytes(key)));
+    }
+
+    @Override
+    public SetReply set(String key, String value, SetOptions o) {
+        Keyspace ks = keyspace();
+        SetCondition cond = switch (o.condition()) {
+            case ALWAYS -> SetCondition.ALWAYS;
+            case NX -> SetCondition.IF_ABSENT;
+            case XX -> SetCondition.IF_PRESENT;
+        };
+        SetResult r = ks.set(bytes(key), bytes(value), cond, deadline(ks, o.pxMillis()), o.get());
+        if (r.status() != OpStatus.OK && r.status() != OpStatus.NOT_APPLIED) {
+            throw new KvException("SET " + key + ": " + r.status());
+        }
+        return new SetReply(r.status() == OpStatus.OK, o.get() ? string(r.old()) : null);
+    }
+
+    @Override
+    public Long incr(String key) {
+        return incr(keyspace(), key);
+    }
+
+    private static Long incr(Keyspace ks, String key) {
+        CounterResult r = ks.incrBy(bytes(key), 1);
+        return switch (r.status()) {
+            case OK -> r.value();
+            case NOT_INTEGER, OVERFLOW -> null;
+            default -> throw new KvException("INCR " + key + ": " + r.status());
+        };
+    }
+
+    @Override
+    public boolean pexpire(String key, long millis) {
+        Keyspace ks = keyspace();
+        return ks.expireAt(bytes(key), ks.clock().nowMillis() + millis, ExpireCondition.NONE);
+    }
+
+    @Override
+    public boolean del(String key) {
+        return keyspace().del(bytes(key));
+    }
+
+    @Override
+    public Tx watch(List<String> keys) {
+        Keyspace ks = keyspace();
+        List<Watch> watches = new ArrayList<>(keys.size());
+        for (String k : keys) {
+            watches.add(ks.watch(bytes(k)));
+        }
+        return new EmbeddedTx(ks, keys, watches);
+    }
+
+    @Override
+    public void close() {
+        // the store belongs to the caller
+    }
+
+    private final class EmbeddedTx implements Tx {
+        private final Keyspace watched;
+        private final List<String> keys;
+        private final List<Watch> watches;
+        private boolean done;
+
+        EmbeddedTx(Keyspace watched, List<String> keys, List<Watch> watches) {
+            this.watched = watched;
+            this.keys = keys;
+            this.watches = watches;
+        }
+
+        @Override
+        public String get(String key) {
+            return EmbeddedKv.this.get(key);
+        }
+
+        @Override
+        public List<Object> exec(List<Op> ops) {
+            if (done) {
+                throw new IllegalStateException("EXEC twice on one WATCH");
+            }
+            done = true;
+            try {
+                Keyspace ks = keyspace();
+                if (ks != watched || ks.isClosed()) {
+                    return null; // the keyspace was reopened: the watches saw nothing, so abort
+                }
+                byte[][] all = new byte[keys.size() + ops.size()][];
+                for (int i = 0; i < keys.size(); i++) {
+                    all[i] = bytes(keys.get(i));
+                }
+                for (int i = 0; i < ops.size(); i++) {
+                    all[keys.size() + i] = bytes(ops.get(i).key());
+                }
+                return ks.atomically(all, false, ops.size() >= 2, () -> {
+                    for (Watch w : watches) {
+                        if (ks.changed(w)) {
+                            return null;
+                        }
+                    }
+                    List<Object> out = new ArrayList<>(ops.size());
+                    for (Op op : ops) {
+                        out.add(apply(ks, op));
+                    }
+                    return out;
+                });
+            } finally {
+                unwatch();
+            }
+        }
+
+        private Object apply(Keyspace ks, Op op) {
+            if (op instanceof Op.Set s) {
+                return ks.set(bytes(s.key()), bytes(s.value()), SetCondition.ALWAYS,
+                        deadline(ks, s.pxMillis()), false).status() == OpStatus.OK;
+            } else if (op instanceof Op.Incr i) {
+                return incr(ks, i.key());
+            } else if (op instanceof Op.PExpire p) {
+                return ks.expireAt(bytes(p.key()), ks.clock().nowMillis() + p.millis(), ExpireCondition.NONE);
+            } else {
+                return ks.del(bytes(op.key()));
+            }
+        }
+
+        private void unwatch() {
+            if (!watched.isClosed()) {
+                for (Watch w : watches) {
+                    watched.unwatch(w);
+                }
+            }
+            watches.clear();
+        }
+
+        @Override
+        public void close() {
+            if (!done) {
+                done = true;
+                unwatch();
+            }
+        }
+    }
+}

@@ -1,0 +1,309 @@
+package dev.cajon.bot.kv;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+import redis.clients.jedis.ClientSetInfoConfig;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.JedisCluster;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.Transaction;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.params.SetParams;
+import redis.clients.jedis.util.JedisClusterCRC16;
+
+/**
+ * The port over RESP with Jedis: {@link #remote} against one Cajon server or redis-server (a
+ * pooled client), {@link #cluster} against a Redis Cluster (JedisCluster).
+ *
+ * <p>Single commands go through Jedis's unified client, which follows MOVED and ASK in a
+ * cluster. A transaction takes one pooled connection (in a cluster, the connection to the
+ * master of the first key's slot) and holds it from WATCH to EXEC. WATCH and a GET of each
+ * watched key are pipelined, and so are MULTI, the writes and EXEC (by Jedis): a read-modify-write
+ * transaction costs two round trips. In a cluster every key of a transaction
+ * must map to one slot; the keys the adapter builds share a hash tag, and anything else is
+ * refused here before a command is sent.
+ */
+public final class JedisKv implements Kv {
+    private final UnifiedJedis client;
+    private final Function<String, Connection> txConnection;
+    private final boolean cluster;
+
+    private JedisKv(UnifiedJedis client, Function<String, Connection> txConnection, boolean cluster) {
+        this.client = client;
+        this.txConnection = txConnection;
+        this.cluster = cluster;
+    }
+
+    static JedisClientConfig config(String user, String password) {
+        DefaultJedisClientConfig.Builder b = DefaultJedisClientConfig.builder()
+                .resp2() // Redis 7.0 and Cajon both speak it; RESP3 brings nothing the port uses
+                .clientSetInfoConfig(ClientSetInfoConfig.DISABLED) // CLIENT SETINFO is 7.2
+                .timeoutMillis(5_000);
+        if (password != null) {
+            b.user(user == null ? "default" : user).password(password);
+        }
+        return b.build();
+    }
+
+    /** One server: Cajon (an app's user and password) or a redis-server. */
+    public static JedisKv remote(String host, int port, String user, String password) {
+        RedisClient c = RedisClient.builder().hostAndPort(host, port).clientConfig(config(user, password)).build();
+        return new JedisKv(c, k -> c.getPool().getResource(), false);
+    }
+
+    public static JedisKv remote(String host, int port) {
+        return remote(host, port, null, null);
+    }
+
+    /** A Redis Cluster, found from any of {@code nodes}. */
+    public static JedisKv cluster(Set<HostAndPort> nodes, String user, String password) {
+        JedisCluster c = JedisCluster.builder().nodes(nodes).clientConfig(config(user, password)).build();
+        return new JedisKv(c, k -> c.getConnectionFromSlot(JedisClusterCRC16.getSlot(k)), true);
+    }
+
+    private static KvException failed(String what, JedisException e) {
+        return new KvException(what + ": " + e.getMessage(), e);
+    }
+
+    @Override
+    public String get(String key) {
+        try {
+            return client.get(key);
+        } catch (JedisException e) {
+            throw failed("GET", e);
+        }
+    }
+
+    private static SetParams params(SetOptions o) {
+        SetParams p = new SetParams();
+        if (o.condition() == SetOptions.Condition.NX) {
+            p.nx();
+        } else if (o.condition() == SetOptions.Condition.XX) {
+            p.xx();
+        }
+        if (o.pxMillis() > 0) {
+            p.px(o.pxMillis());
+        }
+        return p;
+    }
+
+    @Override
+    public SetReply set(String key, String value, SetOptions o) {
+        try {
+            if (!o.get()) {
+                return client.set(key, value, params(o)) != null ? SetReply.APPLIED : SetReply.NOT_APPLIED;
+            }
+            String old = client.setGet(key, value, params(o));
+            boolean applied = switch (o.condition()) {
+                case ALWAYS -> true;
+                case NX -> old == null;
+                case XX -> old != null;
+            };
+            return new SetReply(applied, old);
+        } catch (JedisException e) {
+            throw failed("SET", e);
+        }
+    }
+
+    private static boolean notInteger(JedisDataException e) {
+        String m = e.getMessage();
+        return m != null && m.startsWith("ERR value is not an integer");
+    }
+
+    @Override
+    public Long incr(String key) {
+        try {
+            return client.incr(key);
+        } catch (JedisDataException e) {
+            if (notInteger(e)) {
+                return null;
+            }
+            throw failed("INCR", e);
+        } catch (JedisException e) {
+            throw failed("INCR", e);
+        }
+    }
+
+    @Override
+    public boolean pexpire(String key, long millis) {
+        try {
+            return client.pexpire(key, millis) == 1;
+        } catch (JedisException e) {
+            throw failed("PEXPIRE", e);
+        }
+    }
+
+    @Override
+    public boolean del(String key) {
+        try {
+            return client.del(key) == 1;
+        } catch (JedisException e) {
+            throw failed("DEL", e);
+        }
+    }
+
+    private void sameSlot(String first, List<String> keys) {
+        if (!cluster) {
+            return;
+        }
+        int slot = JedisClusterCRC16.getSlot(first);
+        for (String k : keys) {
+            if (JedisClusterCRC16.getSlot(k) != slot) {
+                throw new KvException("CROSSSLOT: " + k + " and " + first
+                        + " are in different slots; give a transaction's keys one hash tag");
+            }
+        }
+    }
+
+    @Override
+    public Tx watch(List<String> keys) {
+        if (keys.isEmpty()) {
+            throw new IllegalArgumentException("WATCH needs a key");
+        }
+        sameSlot(keys.get(0), keys);
+        Connection c;
+        try {
+            c = txConnection.apply(keys.get(0));
+        } catch (JedisException e) {
+            throw failed("WATCH", e);
+        }
+        Jedis j = new Jedis(c);
+        java.util.Map<String, String> read = new java.util.HashMap<>();
+        try {
+            // WATCH and a GET of every watched key, pipelined: one round trip
+            c.sendCommand(Protocol.Command.WATCH, keys.toArray(new String[0]));
+            for (String k : keys) {
+                c.sendCommand(Protocol.Command.GET, k);
+            }
+            c.getStatusCodeReply();
+            for (String k : keys) {
+                read.put(k, c.getBulkReply());
+            }
+        } catch (JedisException e) {
+            c.close();
+            throw failed("WATCH", e);
+        }
+        return new JedisTx(keys.get(0), c, j, read);
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+
+    private final class JedisTx implements Tx {
+        private final String first;
+        private final Connection connection;
+        private final Jedis jedis;
+        private final java.util.Map<String, String> read;
+        private boolean done;
+        private boolean broken;
+
+        JedisTx(String first, Connection connection, Jedis jedis, java.util.Map<String, String> read) {
+            this.first = first;
+            this.connection = connection;
+            this.jedis = jedis;
+            this.read = read;
+        }
+
+        @Override
+        public String get(String key) {
+            if (read.containsKey(key)) {
+                return read.get(key); // read right after the WATCH, in its round trip
+            }
+            sameSlot(first, List.of(key));
+            try {
+                return jedis.get(key);
+            } catch (JedisException e) {
+                broken = true;
+                throw failed("GET", e);
+            }
+        }
+
+        @Override
+        public List<Object> exec(List<Op> ops) {
+            if (done) {
+                throw new IllegalStateException("EXEC twice on one WATCH");
+            }
+            done = true;
+            List<String> keys = new ArrayList<>(ops.size());
+            for (Op op : ops) {
+                keys.add(op.key());
+            }
+            sameSlot(first, keys);
+            List<Object> raw;
+            try {
+                Transaction t = jedis.multi();
+                for (Op op : ops) {
+                    queue(t, op);
+                }
+                raw = t.exec();
+            } catch (JedisException e) {
+                broken = true;
+                throw failed("EXEC", e);
+            }
+            if (raw == null) {
+                return null;
+            }
+            List<Object> out = new ArrayList<>(raw.size());
+            for (int i = 0; i < raw.size(); i++) {
+                out.add(result(ops.get(i), raw.get(i)));
+            }
+            return out;
+        }
+
+        private void queue(Transaction t, Op op) {
+            if (op instanceof Op.Set s) {
+                if (s.pxMillis() > 0) {
+                    t.set(s.key(), s.value(), new SetParams().px(s.pxMillis()));
+                } else {
+                    t.set(s.key(), s.value());
+                }
+            } else if (op instanceof Op.Incr i) {
+                t.incr(i.key());
+            } else if (op instanceof Op.PExpire p) {
+                t.pexpire(p.key(), p.millis());
+            } else {
+                t.del(op.key());
+            }
+        }
+
+        private Object result(Op op, Object r) {
+            if (r instanceof JedisDataException e) {
+                if (op instanceof Op.Incr && notInteger(e)) {
+                    return null;
+                }
+                throw failed("EXEC " + op, e);
+            }
+            if (op instanceof Op.Set) {
+                return "OK".equals(r);
+            }
+            if (op instanceof Op.Incr) {
+                return (Long) r;
+            }
+            return ((Long) r) == 1L;
+        }
+
+        @Override
+        public void close() {
+            try {
+                if (!done && !broken) {
+                    jedis.unwatch();
+                }
+            } catch (JedisException e) {
+                broken = true;
+            } finally {
+                connection.close();
+            }
+        }
+    }
+}

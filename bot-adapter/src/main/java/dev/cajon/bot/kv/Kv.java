@@ -1,0 +1,72 @@
+package dev.cajon.bot.kv;
+
+import java.util.List;
+
+/**
+ * The port: the only primitives the bot adapter uses, on strings, counters and TTLs. Each is a
+ * Redis 7.0 command with Redis's meaning, so any Redis 7 (and a Redis Cluster) can stand behind
+ * it, and so can Cajon's storage in the same JVM.
+ *
+ * <p>What must stay true for every implementation (the contract suite checks it):
+ * <ul>
+ *   <li>every single call is atomic and linearizable on its key;</li>
+ *   <li>{@link #watch} followed by {@link Tx#exec} is Redis's WATCH/MULTI/EXEC: the writes are
+ *       applied all together, or not at all when a watched key changed since the WATCH;</li>
+ *   <li>the keys of one transaction share one hash tag ({@code {...}}): a cluster refuses
+ *       anything else, and the other implementations must not be relied on to accept it.</li>
+ * </ul>
+ * Values are UTF-8 strings. TTLs are relative milliseconds, counted by the store's clock.
+ */
+public interface Kv extends AutoCloseable {
+
+    /** GET: the value, or null when the key is absent. */
+    String get(String key);
+
+    /** SET with NX / XX / PX / GET. */
+    SetReply set(String key, String value, SetOptions options);
+
+    /** SET key value (no condition, no TTL, the old TTL is cleared). */
+    default void set(String key, String value) {
+        set(key, value, SetOptions.PLAIN);
+    }
+
+    /**
+     * INCR: the new value, or null when the stored value is not an integer (Redis's "ERR value
+     * is not an integer or out of range"), in which case nothing changed.
+     */
+    Long incr(String key);
+
+    /** PEXPIRE: whether the key existed and got the TTL. */
+    boolean pexpire(String key, long millis);
+
+    /** DEL of one key: whether it existed. */
+    boolean del(String key);
+
+    /**
+     * WATCH {@code keys}, and GET each of them right after the WATCH (a remote backend pipelines
+     * the WATCH and the GETs: one round trip). Read them through {@link Tx#get}, then
+     * {@link Tx#exec} the writes. The transaction must be closed (try-with-resources), executed
+     * or not.
+     */
+    Tx watch(List<String> keys);
+
+    /** Releases the connections (or nothing, for the embedded store that the caller owns). */
+    @Override
+    void close();
+
+    /** WATCH ... MULTI ... EXEC on one connection (or one keyspace). */
+    interface Tx extends AutoCloseable {
+        /** GET between WATCH and MULTI; for a watched key, the value read with the WATCH. */
+        String get(String key);
+
+        /**
+         * MULTI, the writes, EXEC. Returns one result per op ({@link Op#resultType()}), or null
+         * when a watched key changed and nothing was written. At most one exec per watch.
+         */
+        List<Object> exec(List<Op> ops);
+
+        /** UNWATCH if nothing was executed; gives the connection back. */
+        @Override
+        void close();
+    }
+}

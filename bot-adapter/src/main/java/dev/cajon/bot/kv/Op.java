@@ -1,0 +1,38 @@
+package dev.cajon.bot.kv;
+
+/**
+ * A write queued between MULTI and EXEC. The result of each in EXEC's reply:
+ * {@link Set} and {@link PExpire} and {@link Del} give a Boolean, {@link Incr} a Long (null when
+ * the value is not an integer).
+ */
+public sealed interface Op {
+    String key();
+
+    /** The Java type of this op's result in {@link Kv.Tx#exec}'s list. */
+    Class<?> resultType();
+
+    /** SET key value [PX ms] (no condition: a watched transaction decides before MULTI). */
+    record Set(String key, String value, long pxMillis) implements Op {
+        public Class<?> resultType() {
+            return Boolean.class;
+        }
+    }
+
+    record Incr(String key) implements Op {
+        public Class<?> resultType() {
+            return Long.class;
+        }
+    }
+
+    record PExpire(String key, long millis) implements Op {
+        public Class<?> resultType() {
+            return Boolean.class;
+        }
+    }
+
+    record Del(String key) implements Op {
+        public Class<?> resultType() {
+            return Boolean.class;
+        }
+    }
+}
