@@ -57,8 +57,16 @@ import java.util.List;
 public final class RequestDecoder extends ByteToMessageDecoder {
     /** Redis's PROTO_INLINE_MAX_SIZE: the longest inline line or count line. */
     static final int INLINE_MAX = 64 * 1024;
-    /** Redis's proto-max-bulk-len. */
+    /** Redis's proto-max-bulk-len default, and the most the codec accepts. */
     public static final long MAX_BULK = 512L * 1024 * 1024;
+    /** Redis's limits before AUTH (processMultibulkBuffer): arguments, and bytes per bulk. */
+    static final int UNAUTH_MAX_ARGS = 10;
+    static final int UNAUTH_MAX_BULK = 16 * 1024;
+    /** The connection closes without a reply: client-query-buffer-limit was passed. */
+    public static final ProtocolError QUERY_BUFFER_FULL = new ProtocolError("query buffer limit");
+    /** Thrown from the sink to stop the codec right after a command (one at a time before AUTH). */
+    private static final RuntimeException STOP = new RuntimeException("stop after a command", null, false, false) {
+    };
     /** Bulk arguments start with at most this much memory and grow as their bytes arrive. */
     private static final int INITIAL_BULK = 64 * 1024;
 
@@ -66,7 +74,10 @@ public final class RequestDecoder extends ByteToMessageDecoder {
     private static final int PENDING_MBULK = 1;
     private static final int PENDING_BULK = 2;
 
+    private final DecoderLimits limits;
     private RedisDecoder codec = new RedisDecoder(false);
+    /** The sink threw {@link #STOP}: a command is complete and must run before the next is read. */
+    private boolean stopped;
     private final Sink sink = new Sink();
     private boolean failed;
 
@@ -91,6 +102,14 @@ public final class RequestDecoder extends ByteToMessageDecoder {
     private ByteBuf current;
     private List<Object> currentOut;
 
+    public RequestDecoder() {
+        this(DecoderLimits.DEFAULT);
+    }
+
+    public RequestDecoder(DecoderLimits limits) {
+        this.limits = limits;
+    }
+
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) throws Exception {
         if (failed) {
@@ -105,6 +124,13 @@ public final class RequestDecoder extends ByteToMessageDecoder {
             elementStart = in.readerIndex();
         }
         while (!failed && in.isReadable()) {
+            if (!out.isEmpty() && limits.authRequired()) {
+                return; // before AUTH: one command at a time, so that AUTH counts for the next
+            }
+            if ((long) in.readableBytes() + bulkFill > limits.maxQueryBuffer()) {
+                fail(in, out, QUERY_BUFFER_FULL);
+                return;
+            }
             if (pendingHeader != NO_PENDING) {
                 checkPendingHeader(in, out);
                 return;
@@ -128,6 +154,13 @@ public final class RequestDecoder extends ByteToMessageDecoder {
             try {
                 RedisDecoderBridge.decode(codec, ctx, in, sink);
             } catch (Exception e) {
+                if (stopped) {
+                    // a command is complete and out: the rest waits in the buffer for the next call
+                    stopped = false;
+                    in.readerIndex(boundary);
+                    codec = new RedisDecoder(false);
+                    return;
+                }
                 if (error == null && !rewind) {
                     skipped = onCodecError(in);
                 }
@@ -308,6 +341,10 @@ public final class RequestDecoder extends ByteToMessageDecoder {
                 error = new ProtocolError("invalid multibulk length");
                 return;
             }
+            if (n > UNAUTH_MAX_ARGS && limits.authRequired()) {
+                error = new ProtocolError("unauthenticated multibulk length");
+                return;
+            }
             if (n <= 0) {
                 resetCommand(); // Redis ignores "*0" and negative counts
                 boundary = in.readerIndex();
@@ -337,8 +374,12 @@ public final class RequestDecoder extends ByteToMessageDecoder {
             }
             if (msg instanceof BulkStringHeaderRedisMessage) {
                 long len = redisLong(in, elementStart + 1, in.readerIndex() - 2);
-                if (len < 0 || len > MAX_BULK) {
+                if (len < 0 || len > Math.min(MAX_BULK, limits.maxBulk())) {
                     error = new ProtocolError("invalid bulk length");
+                    return;
+                }
+                if (len > UNAUTH_MAX_BULK && limits.authRequired()) {
+                    error = new ProtocolError("unauthenticated bulk length");
                     return;
                 }
                 bulkLen = (int) len;
@@ -381,6 +422,10 @@ public final class RequestDecoder extends ByteToMessageDecoder {
             currentOut.add(new Argv(args, false));
             resetCommand();
             boundary = in.readerIndex();
+            if (limits.authRequired()) {
+                stopped = true;
+                throw STOP;
+            }
         }
     }
 

@@ -24,10 +24,12 @@ import java.nio.file.Path;
  * @param metricsBind address the metrics endpoint listens on (loopback by default)
  * @param appMaxKeys  the key quota of every app without one of its own (0: none)
  * @param appMaxBytes the byte quota of every app without one of its own (0: none)
+ * @param net         the connection limits (Redis's maxclients, timeout, proto-max-bulk-len, ...)
  */
 public record ServerConfig(String bind, int port, Path dir, Clock clock, int ioThreads, boolean activeExpiry,
                            int expiryThreads, boolean expiryWarmup, String requirepass, int metricsPort,
-                           String metricsBind, long appMaxKeys, long appMaxBytes) {
+                           String metricsBind, long appMaxKeys, long appMaxBytes,
+                           dev.cajon.server.limits.NetSettings net) {
     public static final String DEFAULT_BIND = "127.0.0.1";
     public static final int DEFAULT_PORT = 6379;
     public static final Path DEFAULT_DIR = Path.of("data");
@@ -37,65 +39,71 @@ public record ServerConfig(String bind, int port, Path dir, Clock clock, int ioT
 
     public static ServerConfig defaults() {
         return new ServerConfig(DEFAULT_BIND, DEFAULT_PORT, DEFAULT_DIR, Clock.SYSTEM, 0, true, 0, true, null, METRICS_OFF,
-                DEFAULT_METRICS_BIND, 0, 0);
+                DEFAULT_METRICS_BIND, 0, 0, dev.cajon.server.limits.NetSettings.defaults());
     }
 
     public ServerConfig withPort(int p) {
         return new ServerConfig(bind, p, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net);
     }
 
     public ServerConfig withDir(Path d) {
         return new ServerConfig(bind, port, d, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net);
     }
 
     public ServerConfig withBind(String b) {
         return new ServerConfig(b, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net);
     }
 
     public ServerConfig withClock(Clock c) {
         return new ServerConfig(bind, port, dir, c, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net);
     }
 
     public ServerConfig withActiveExpiry(boolean on) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, on, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net);
     }
 
     public ServerConfig withExpiryThreads(int n) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, n, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net);
     }
 
     public ServerConfig withIoThreads(int n) {
         return new ServerConfig(bind, port, dir, clock, n, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net);
     }
 
     public ServerConfig withExpiryWarmup(boolean on) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, on, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net);
     }
 
     /** {@code --requirepass}: the default user needs this password (null: no password). */
     public ServerConfig withRequirepass(String pass) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, pass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net);
     }
 
     /** The record's fields, with the password hidden. */
     public ServerConfig withMetrics(int p, String b) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                p, b, appMaxKeys, appMaxBytes);
+                p, b, appMaxKeys, appMaxBytes, net);
     }
 
     /** {@code --app-max-keys} and {@code --app-max-bytes}: the quota of apps without their own. */
     public ServerConfig withAppQuota(long keys, long bytes) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, keys, bytes);
+                metricsPort, metricsBind, keys, bytes, net);
+    }
+
+    /** The connection limits: {@code --maxclients}, {@code --timeout}, ... */
+    public ServerConfig withNet(dev.cajon.server.limits.NetSettings n) {
+        return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, n);
     }
 
     public boolean metricsOn() {
@@ -108,6 +116,6 @@ public record ServerConfig(String bind, int port, Path dir, Clock clock, int ioT
                 + ioThreads + ", activeExpiry=" + activeExpiry + ", expiryThreads=" + expiryThreads
                 + ", expiryWarmup=" + expiryWarmup + ", requirepass=" + (requirepass == null ? "none" : "(hidden)")
                 + ", metricsPort=" + metricsPort + ", metricsBind=" + metricsBind + ", appMaxKeys=" + appMaxKeys
-                + ", appMaxBytes=" + appMaxBytes + "]";
+                + ", appMaxBytes=" + appMaxBytes + ", net=" + net + "]";
     }
 }
