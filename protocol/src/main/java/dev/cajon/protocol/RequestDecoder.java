@@ -67,8 +67,12 @@ public final class RequestDecoder extends ByteToMessageDecoder {
     /** Thrown from the sink to stop the codec right after a command (one at a time before AUTH). */
     private static final RuntimeException STOP = new RuntimeException("stop after a command", null, false, false) {
     };
-    /** Bulk arguments start with at most this much memory and grow as their bytes arrive. */
-    private static final int INITIAL_BULK = 64 * 1024;
+    /**
+     * A bulk argument starts with the bytes of it already received, at least this much, and grows
+     * (doubling) as the rest arrives: what it announced is never allocated ahead of its bytes, so
+     * a swarm of connections announcing 512 MB each and sending nothing costs 4 KiB each.
+     */
+    private static final int INITIAL_BULK = 4 * 1024;
 
     private static final int NO_PENDING = 0;
     private static final int PENDING_MBULK = 1;
@@ -383,7 +387,7 @@ public final class RequestDecoder extends ByteToMessageDecoder {
                     return;
                 }
                 bulkLen = (int) len;
-                bulk = new byte[Math.min(bulkLen, INITIAL_BULK)];
+                bulk = new byte[Math.min(bulkLen, Math.max(INITIAL_BULK, in.readableBytes()))];
                 bulkFill = 0;
                 return;
             }
