@@ -36,14 +36,21 @@ final class RedisProc implements AutoCloseable {
                 Integer.toString(port), "--bind", "127.0.0.1", "--daemonize", "no", "--dir", dir.toString(),
                 "--logfile", dir.resolve("redis.log").toString()));
         cmd.addAll(List.of(extra));
+        String bind = "127.0.0.1";
+        for (int i = 0; i + 1 < extra.length; i++) {
+            if (extra[i].equals("--bind")) {
+                bind = extra[i + 1]; // the later --bind wins in redis-server too
+            }
+        }
+        InetAddress host = InetAddress.getByName(bind);
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("out.log").toFile()).start();
         RedisProc r = new RedisProc(p, port, dir);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (true) {
-            try (Raw c = Raw.connect(port)) {
+            try (Raw c = Raw.connect(host, port, 0)) {
                 c.send("PING\r\n");
                 String l = c.line();
-                if (l.startsWith("+PONG") || l.startsWith("-NOAUTH")) {
+                if (l.startsWith("+PONG") || l.startsWith("-NOAUTH") || l.startsWith("-DENIED")) {
                     return r;
                 }
             } catch (IOException e) {
