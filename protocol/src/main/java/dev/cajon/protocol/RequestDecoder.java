@@ -50,7 +50,15 @@ import java.util.List;
  * Redis's texts: {@code invalid multibulk length}, {@code invalid bulk length},
  * {@code expected '$', got 'X'}, {@code too big mbulk count string},
  * {@code too big bulk count string}, {@code unbalanced quotes in request},
- * {@code too big inline request}. Commands decoded before the error are emitted first.
+ * {@code too big inline request}, and before AUTH {@code unauthenticated multibulk length} and
+ * {@code unauthenticated bulk length} (see {@link DecoderLimits}). Past
+ * {@code client-query-buffer-limit} it emits {@link #QUERY_BUFFER_FULL}, which closes the
+ * connection without a reply. Commands decoded before the error are emitted first.
+ *
+ * <p>Before AUTH, commands are decoded one at a time: the sink stops the codec right after a
+ * command (it throws), the rest of the bytes stay in the buffer, and Netty's decode loop hands
+ * the command to the connection, which runs it, before it calls {@link #decode} again. So an
+ * AUTH lifts the limits for the very next command of the same pipeline, as in Redis.
  * One deliberate difference: Redis does not check the CRLF after a bulk payload; the codec does,
  * so a malformed payload terminator closes the connection with {@code invalid bulk length}.
  */
