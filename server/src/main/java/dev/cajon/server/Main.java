@@ -195,7 +195,11 @@ public final class Main implements Callable<Integer> {
         Log.LOG.info("Cajon {} ready to accept connections on {}:{} (data dir {}, {} transport, {} recovery, started in {} ms)",
                 Version.CAJON, bind, server.port(), dir.toAbsolutePath().normalize(), server.transport(),
                 server.store().recovered() ? "after" : "no", (System.nanoTime() - t0) / 1_000_000);
-        if (server.metricsAddress() != null) {
+        if (limits.protectedMode() && server.context().accounts().defaultNopass() && !loopback(bind)) {
+            Log.LOG.warn("Protected mode is on and the default user has no password: clients from other addresses than"
+                    + " loopback get -DENIED. Set --requirepass, or --protected-mode no behind a firewall.");
+        }
+                if (server.metricsAddress() != null) {
             java.net.InetSocketAddress m = server.metricsAddress();
             Log.LOG.info("Prometheus metrics on http://{}:{}/metrics", m.getHostString(), m.getPort());
         }
@@ -203,6 +207,14 @@ public final class Main implements Callable<Integer> {
         Log.LOG.info("shutting down");
         server.close();
         return 0;
+    }
+
+    private static boolean loopback(String address) {
+        try {
+            return java.net.InetAddress.getByName(address).isLoopbackAddress();
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
     }
 
     /** Chronicle's POSIX layer without jnr-ffi: see {@link dev.cajon.server.nativeio.FallocateOnlyPosix}. */

@@ -10,9 +10,9 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class NetLimits {
     /**
-     * A connection's commands stop running (mid-batch) while its pending output, in memory or
-     * queued from blob files, is at least this much, and resume when it has drained below the
-     * socket's low-water mark. With the replies of one command on top, this bounds what a client
+     * A connection's commands stop running (mid-batch) while its pending output in memory is over
+     * this much (the socket's high-water mark), and resume when it has drained below the
+     * low-water mark; blob files on their way are bounded by {@link #MAX_OPEN_FILES} instead. With the replies of one command on top, this bounds what a client
      * that never reads costs.
      */
     public static final long PAUSE_BYTES = 4L << 20;

@@ -33,9 +33,8 @@ import org.slf4j.LoggerFactory;
  * the replies of a whole read batch in one buffer, which is written and flushed once in
  * {@link #channelReadComplete} (one syscall per batch, however deep the pipeline).
  *
- * <p>Back-pressure: before each command, if the connection's pending output (the batch and what
- * the socket has not taken yet, values streamed from blob files included) is at least
- * {@link NetLimits#PAUSE_BYTES}, or a blob file is still being sent ({@link NetLimits#MAX_OPEN_FILES}),
+ * <p>Back-pressure: before each command, if the connection's pending output in memory (the batch
+ * and what the socket has not taken yet) is over {@link NetLimits#PAUSE_BYTES}, or a blob file is still being sent ({@link NetLimits#MAX_OPEN_FILES}),
  * the batch is flushed and, if that did not drain it, the connection is throttled: it stops
  * running commands mid-batch, keeps the rest of the read (already decoded, at most one read's
  * worth) in {@link #waiting}, and stops reading (autoRead off, so further input waits in the
@@ -81,9 +80,11 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
     private boolean throttled;
     /** Inside {@link #drain}: a write completing during a flush must not start another. */
     private boolean draining;
-    /** Blob files queued or being sent, and their bytes (not in memory: not output-limited). */
+    /**
+     * Blob files queued or being sent. Netty counts a file region as 0 bytes pending, so they are
+     * bounded by their number ({@link NetLimits#MAX_OPEN_FILES}), not by the byte counts.
+     */
     private int openFiles;
-    private long fileBytes;
     /** When pending output first passed the soft output limit; -1 while under it. */
     private long softSince = -1;
     /** Refused at connect (maxclients, protected mode): no session, nothing runs. */
@@ -158,14 +159,12 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
         batch = null;
         server.stats().netOutputBytes.add(length);
         openFiles++;
-        fileBytes += length;
-        ctx.write(new DefaultFileRegion(file, position, length)).addListener(f -> fileSent(length));
+        ctx.write(new DefaultFileRegion(file, position, length)).addListener(f -> fileSent());
     }
 
     /** A blob file was sent (or the connection failed): its descriptor is closed; go on. */
-    private void fileSent(long length) {
+    private void fileSent() {
         openFiles--;
-        fileBytes -= length;
         if (throttled) {
             resumeInput();
         }
@@ -233,10 +232,15 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
     }
 
     private boolean overPause() {
-        return openFiles >= NetLimits.MAX_OPEN_FILES || pendingBytes() >= NetLimits.PAUSE_BYTES;
+        // '>' as Netty's writability: past the high-water mark the socket becomes unwritable, and
+        // its return below the low-water mark is what resumes a throttled connection
+        return openFiles >= NetLimits.MAX_OPEN_FILES || pendingBytes() > NetLimits.PAUSE_BYTES;
     }
 
-    /** Output not yet taken by the socket: the batch and the channel's outbound buffer. */
+    /**
+     * Output in memory not yet taken by the socket: the batch and the channel's outbound buffer
+     * (Netty's count, which is what writability follows; blob file regions count as 0).
+     */
     private long pendingBytes() {
         ChannelOutboundBuffer out = ctx.channel().unsafe().outboundBuffer();
         return (batch == null ? 0 : batch.readableBytes()) + (out == null ? 0 : out.totalPendingWriteBytes());
@@ -250,7 +254,7 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
         if (hard <= 0 && soft <= 0) {
             return false;
         }
-        long used = pendingBytes() - fileBytes;
+        long used = pendingBytes();
         if (hard > 0 && used >= hard) {
             return true;
         }
