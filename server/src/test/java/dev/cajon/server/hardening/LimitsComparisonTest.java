@@ -194,6 +194,34 @@ class LimitsComparisonTest {
         assertEquals("+PONG\r\n...TIMEOUT", both(false, Raw.command("PING"), 1500), "timeout 0 closes nobody");
     }
 
+    /** The kernel's timer on the server's end of a fresh connection, from ss: "keepalive" or none. */
+    private static String serverSocketTimer(int port) throws Exception {
+        try (Raw c = Raw.connect(port)) {
+            c.send(Raw.command("PING"));
+            c.line();
+            Process p = new ProcessBuilder("ss", "-tnoH", "state", "established", "( sport = :" + port + " )")
+                    .redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            p.waitFor();
+            return out.contains("timer:(keepalive") ? "keepalive" : "none: " + out.trim();
+        }
+    }
+
+    @Test
+    void tcpKeepaliveReachesTheSocket() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/ss")), "no ss to read socket timers");
+        try {
+            assertEquals("+OK\r\n...TIMEOUT", configSet("tcp-keepalive", "0"));
+            assertTrue(serverSocketTimer(redis.port).startsWith("none"), "Redis with tcp-keepalive 0");
+            assertTrue(serverSocketTimer(cajon.port()).startsWith("none"), "Cajon with tcp-keepalive 0");
+            assertEquals("+OK\r\n...TIMEOUT", configSet("tcp-keepalive", "7"));
+            assertEquals("keepalive", serverSocketTimer(redis.port), "Redis with tcp-keepalive 7");
+            assertEquals("keepalive", serverSocketTimer(cajon.port()), "Cajon with tcp-keepalive 7");
+        } finally {
+            configSet("tcp-keepalive", "300");
+        }
+    }
+
     @Test
     void maxclientsBeyondTheOpenFilesLimitIsRefused() throws IOException {
         String r = exchange(cajon.port(), Raw.command("CONFIG", "SET", "maxclients", "1000000"), 300);
