@@ -215,4 +215,9 @@ public final class RedisErrors {
     public static String cstr(byte[] b) {
         return cstr(b, Integer.MAX_VALUE);
     }
+
+    /** CONFIG SET of a value Redis refuses; {@code reason} is Redis's text for the refusal. */
+    public static String configSetFailed(byte[] name, String reason) {
+        return "ERR CONFIG SET failed (possibly related to argument '" + cstr(name) + "') - " + reason;
+    }
 }

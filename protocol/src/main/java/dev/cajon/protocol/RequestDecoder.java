@@ -50,23 +50,46 @@ import java.util.List;
  * Redis's texts: {@code invalid multibulk length}, {@code invalid bulk length},
  * {@code expected '$', got 'X'}, {@code too big mbulk count string},
  * {@code too big bulk count string}, {@code unbalanced quotes in request},
- * {@code too big inline request}. Commands decoded before the error are emitted first.
+ * {@code too big inline request}, and before AUTH {@code unauthenticated multibulk length} and
+ * {@code unauthenticated bulk length} (see {@link DecoderLimits}). Past
+ * {@code client-query-buffer-limit} it emits {@link #QUERY_BUFFER_FULL}, which closes the
+ * connection without a reply. Commands decoded before the error are emitted first.
+ *
+ * <p>Before AUTH, commands are decoded one at a time: the sink stops the codec right after a
+ * command (it throws), the rest of the bytes stay in the buffer, and Netty's decode loop hands
+ * the command to the connection, which runs it, before it calls {@link #decode} again. So an
+ * AUTH lifts the limits for the very next command of the same pipeline, as in Redis.
  * One deliberate difference: Redis does not check the CRLF after a bulk payload; the codec does,
  * so a malformed payload terminator closes the connection with {@code invalid bulk length}.
  */
 public final class RequestDecoder extends ByteToMessageDecoder {
     /** Redis's PROTO_INLINE_MAX_SIZE: the longest inline line or count line. */
     static final int INLINE_MAX = 64 * 1024;
-    /** Redis's proto-max-bulk-len. */
+    /** Redis's proto-max-bulk-len default, and the most the codec accepts. */
     public static final long MAX_BULK = 512L * 1024 * 1024;
-    /** Bulk arguments start with at most this much memory and grow as their bytes arrive. */
-    private static final int INITIAL_BULK = 64 * 1024;
+    /** Redis's limits before AUTH (processMultibulkBuffer): arguments, and bytes per bulk. */
+    static final int UNAUTH_MAX_ARGS = 10;
+    static final int UNAUTH_MAX_BULK = 16 * 1024;
+    /** The connection closes without a reply: client-query-buffer-limit was passed. */
+    public static final ProtocolError QUERY_BUFFER_FULL = new ProtocolError("query buffer limit");
+    /** Thrown from the sink to stop the codec right after a command (one at a time before AUTH). */
+    private static final RuntimeException STOP = new RuntimeException("stop after a command", null, false, false) {
+    };
+    /**
+     * A bulk argument starts with the bytes of it already received, at least this much, and grows
+     * (doubling) as the rest arrives: what it announced is never allocated ahead of its bytes, so
+     * a swarm of connections announcing 512 MB each and sending nothing costs 4 KiB each.
+     */
+    private static final int INITIAL_BULK = 4 * 1024;
 
     private static final int NO_PENDING = 0;
     private static final int PENDING_MBULK = 1;
     private static final int PENDING_BULK = 2;
 
+    private final DecoderLimits limits;
     private RedisDecoder codec = new RedisDecoder(false);
+    /** The sink threw {@link #STOP}: a command is complete and must run before the next is read. */
+    private boolean stopped;
     private final Sink sink = new Sink();
     private boolean failed;
 
@@ -91,6 +114,14 @@ public final class RequestDecoder extends ByteToMessageDecoder {
     private ByteBuf current;
     private List<Object> currentOut;
 
+    public RequestDecoder() {
+        this(DecoderLimits.DEFAULT);
+    }
+
+    public RequestDecoder(DecoderLimits limits) {
+        this.limits = limits;
+    }
+
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) throws Exception {
         if (failed) {
@@ -105,6 +136,13 @@ public final class RequestDecoder extends ByteToMessageDecoder {
             elementStart = in.readerIndex();
         }
         while (!failed && in.isReadable()) {
+            if (!out.isEmpty() && limits.authRequired()) {
+                return; // before AUTH: one command at a time, so that AUTH counts for the next
+            }
+            if ((long) in.readableBytes() + bulkFill > limits.maxQueryBuffer()) {
+                fail(in, out, QUERY_BUFFER_FULL);
+                return;
+            }
             if (pendingHeader != NO_PENDING) {
                 checkPendingHeader(in, out);
                 return;
@@ -128,6 +166,13 @@ public final class RequestDecoder extends ByteToMessageDecoder {
             try {
                 RedisDecoderBridge.decode(codec, ctx, in, sink);
             } catch (Exception e) {
+                if (stopped) {
+                    // a command is complete and out: the rest waits in the buffer for the next call
+                    stopped = false;
+                    in.readerIndex(boundary);
+                    codec = new RedisDecoder(false);
+                    return;
+                }
                 if (error == null && !rewind) {
                     skipped = onCodecError(in);
                 }
@@ -308,6 +353,10 @@ public final class RequestDecoder extends ByteToMessageDecoder {
                 error = new ProtocolError("invalid multibulk length");
                 return;
             }
+            if (n > UNAUTH_MAX_ARGS && limits.authRequired()) {
+                error = new ProtocolError("unauthenticated multibulk length");
+                return;
+            }
             if (n <= 0) {
                 resetCommand(); // Redis ignores "*0" and negative counts
                 boundary = in.readerIndex();
@@ -337,12 +386,16 @@ public final class RequestDecoder extends ByteToMessageDecoder {
             }
             if (msg instanceof BulkStringHeaderRedisMessage) {
                 long len = redisLong(in, elementStart + 1, in.readerIndex() - 2);
-                if (len < 0 || len > MAX_BULK) {
+                if (len < 0 || len > Math.min(MAX_BULK, limits.maxBulk())) {
                     error = new ProtocolError("invalid bulk length");
                     return;
                 }
+                if (len > UNAUTH_MAX_BULK && limits.authRequired()) {
+                    error = new ProtocolError("unauthenticated bulk length");
+                    return;
+                }
                 bulkLen = (int) len;
-                bulk = new byte[Math.min(bulkLen, INITIAL_BULK)];
+                bulk = new byte[Math.min(bulkLen, Math.max(INITIAL_BULK, in.readableBytes()))];
                 bulkFill = 0;
                 return;
             }
@@ -381,6 +434,10 @@ public final class RequestDecoder extends ByteToMessageDecoder {
             currentOut.add(new Argv(args, false));
             resetCommand();
             boundary = in.readerIndex();
+            if (limits.authRequired()) {
+                stopped = true;
+                throw STOP;
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.cajon.server;
 
 import dev.cajon.protocol.RequestDecoder;
+import dev.cajon.server.limits.NetLimits;
 import dev.cajon.server.metrics.MetricsEndpoint;
 import dev.cajon.server.net.ConnectionHandler;
 import dev.cajon.server.net.InputCounter;
@@ -35,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * binds the listening socket. Connections never see a half-recovered store.
  *
  * <p>Pipeline per connection: {@link InputCounter} → {@link RequestDecoder} (RESP and inline) →
- * {@link ConnectionHandler} (dispatch, one flush per read batch). Epoll when the native transport
+ * {@link ConnectionHandler} (dispatch, one flush per read batch, back-pressure and Redis's
+ * connection limits, which the decoder reads from it). Epoll when the native transport
  * loads, NIO otherwise; one event loop per core unless configured.
  */
 public final class CajonServer implements AutoCloseable {
@@ -147,17 +149,19 @@ public final class CajonServer implements AutoCloseable {
                     .option(ChannelOption.SO_BACKLOG, 511)
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childOption(ChannelOption.SO_KEEPALIVE, true)
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
-                            new WriteBufferWaterMark(1 << 20, 4 << 20))
+                            new WriteBufferWaterMark(NetLimits.LOW_WATER, (int) NetLimits.PAUSE_BYTES))
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
                             ch.pipeline().addLast("in", counter);
-                            ch.pipeline().addLast("decoder", new RequestDecoder());
-                            ch.pipeline().addLast("handler", new ConnectionHandler(context));
+                            ConnectionHandler handler = new ConnectionHandler(context);
+                            ch.pipeline().addLast("decoder", new RequestDecoder(handler));
+                            ch.pipeline().addLast("handler", handler);
                         }
                     });
+            // Redis's clientsCron closes idle clients (timeout); once a second here
+            boss.next().scheduleAtFixedRate(context.connections()::sweep, 1, 1, TimeUnit.SECONDS);
             Channel ch = b.bind(new InetSocketAddress(config.bind(), config.port())).sync().channel();
             context.port(((InetSocketAddress) ch.localAddress()).getPort());
             CajonServer server = new CajonServer(config, store, context, boss, workers, ch, epoll ? "epoll" : "nio", reaper,

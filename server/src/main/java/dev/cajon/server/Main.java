@@ -76,6 +76,64 @@ public final class Main implements Callable<Integer> {
                     + " millisecond. 0 closes them only past --max-open-keyspaces (default: ${DEFAULT-VALUE}).")
     long keyspaceIdleSeconds = ServerConfig.DEFAULT_KEYSPACE_IDLE_SECONDS;
 
+    @Option(names = "--maxclients", paramLabel = "N",
+            description = "Most clients connected at once (default: ${DEFAULT-VALUE}); the open files limit is raised to fit.")
+    int maxclients = dev.cajon.server.limits.NetSettings.DEFAULT_MAXCLIENTS;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS",
+            description = "Close a client idle for this long (default: 0, never).")
+    int timeout;
+
+    @Option(names = "--tcp-keepalive", paramLabel = "SECONDS",
+            description = "TCP keepalive idle time of client connections (default: ${DEFAULT-VALUE}; 0 is off).")
+    int tcpKeepalive = 300;
+
+    @Option(names = "--proto-max-bulk-len", paramLabel = "BYTES",
+            description = "Longest bulk argument, e.g. 512mb (default: ${DEFAULT-VALUE}).")
+    String protoMaxBulkLen = "512mb";
+
+    @Option(names = "--client-query-buffer-limit", paramLabel = "BYTES",
+            description = "Most input held for one client (default: ${DEFAULT-VALUE}).")
+    String clientQueryBufferLimit = "1gb";
+
+    @Option(names = "--client-output-buffer-limit", paramLabel = "'normal HARD SOFT SECONDS'",
+            description = "Close a client whose pending replies in memory pass HARD, or SOFT for SECONDS"
+                    + " (default: '${DEFAULT-VALUE}'; Redis's is 'normal 0 0 0', unbounded).")
+    String clientOutputBufferLimit = "normal 64mb 16mb 60";
+
+    @Option(names = "--protected-mode", paramLabel = "yes|no",
+            description = "Without a password for the default user, refuse clients not on loopback (default: ${DEFAULT-VALUE}).")
+    String protectedMode = "yes";
+
+    /** The connection limits from the options, or an error message. */
+    Object netSettings() {
+        long bulk = dev.cajon.server.limits.MemorySize.parse(protoMaxBulkLen);
+        long query = dev.cajon.server.limits.MemorySize.parse(clientQueryBufferLimit);
+        if (bulk < (1 << 20) || query < (1 << 20)) {
+            return "--proto-max-bulk-len and --client-query-buffer-limit must be memory values of at least 1mb";
+        }
+        String[] out = clientOutputBufferLimit.trim().split("\\s+");
+        long hard = out.length == 4 ? dev.cajon.server.limits.MemorySize.parse(out[1]) : -1;
+        long soft = out.length == 4 ? dev.cajon.server.limits.MemorySize.parse(out[2]) : -1;
+        int secs;
+        try {
+            secs = out.length == 4 ? Integer.parseInt(out[3]) : -1;
+        } catch (NumberFormatException e) {
+            secs = -1;
+        }
+        if (!out[0].equals("normal") || hard < 0 || soft < 0 || secs < 0) {
+            return "--client-output-buffer-limit must be 'normal HARD SOFT SECONDS'";
+        }
+        if (!protectedMode.equals("yes") && !protectedMode.equals("no")) {
+            return "--protected-mode must be yes or no";
+        }
+        if (maxclients < 1 || timeout < 0 || tcpKeepalive < 0) {
+            return "--maxclients must be at least 1, --timeout and --tcp-keepalive at least 0";
+        }
+        return new dev.cajon.server.limits.NetSettings(bulk, query, maxclients, timeout, tcpKeepalive, hard, soft, secs,
+                protectedMode.equals("yes"));
+    }
+
     static final class VersionProvider implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
@@ -115,6 +173,16 @@ public final class Main implements Callable<Integer> {
                 .withExpiryWarmup(expiryWarmup).withRequirepass(requirepass)
                 .withMetrics(metricsPort, metricsBind).withAppQuota(Math.max(0, appMaxKeys), Math.max(0, appMaxBytes))
                 .withIdleKeyspaces(maxOpenKeyspaces, Math.max(0, keyspaceIdleSeconds));
+        Object net = netSettings();
+        if (net instanceof String) {
+            System.err.println("cajon-server: " + net);
+            return CommandLine.ExitCode.USAGE;
+        }
+        dev.cajon.server.limits.NetSettings limits = (dev.cajon.server.limits.NetSettings) net;
+        // as redis-server: raise the open files limit for maxclients, or lower maxclients to fit
+        // (and one descriptor per open keyspace, which the budget bounds)
+        limits = limits.withMaxclients(dev.cajon.server.limits.FdLimit.adjust(limits.maxclients(), maxOpenKeyspaces));
+        cfg = cfg.withNet(limits);
         CajonServer server;
         try {
             server = CajonServer.start(cfg);
@@ -139,7 +207,11 @@ public final class Main implements Callable<Integer> {
         Log.LOG.info("Cajon {} ready to accept connections on {}:{} (data dir {}, {} transport, {} recovery, started in {} ms)",
                 Version.CAJON, bind, server.port(), dir.toAbsolutePath().normalize(), server.transport(),
                 server.store().recovered() ? "after" : "no", (System.nanoTime() - t0) / 1_000_000);
-        if (server.metricsAddress() != null) {
+        if (limits.protectedMode() && server.context().accounts().defaultNopass() && !loopback(bind)) {
+            Log.LOG.warn("Protected mode is on and the default user has no password: clients from other addresses than"
+                    + " loopback get -DENIED. Set --requirepass, or --protected-mode no behind a firewall.");
+        }
+                if (server.metricsAddress() != null) {
             java.net.InetSocketAddress m = server.metricsAddress();
             Log.LOG.info("Prometheus metrics on http://{}:{}/metrics", m.getHostString(), m.getPort());
         }
@@ -147,6 +219,14 @@ public final class Main implements Callable<Integer> {
         Log.LOG.info("shutting down");
         server.close();
         return 0;
+    }
+
+    private static boolean loopback(String address) {
+        try {
+            return java.net.InetAddress.getByName(address).isLoopbackAddress();
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
     }
 
     /** Chronicle's POSIX layer without jnr-ffi: see {@link dev.cajon.server.nativeio.FallocateOnlyPosix}. */

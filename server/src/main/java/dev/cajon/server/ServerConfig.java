@@ -24,92 +24,100 @@ import java.nio.file.Path;
  * @param metricsBind address the metrics endpoint listens on (loopback by default)
  * @param appMaxKeys  the key quota of every app without one of its own (0: none)
  * @param appMaxBytes the byte quota of every app without one of its own (0: none)
+ * @param net         the connection limits (Redis's maxclients, timeout, proto-max-bulk-len, ...)
  * @param maxOpenKeyspaces at most this many keyspaces (app, db) have their map mapped; past it the
  *                    least recently used are released (each mapped one holds a file descriptor)
  * @param keyspaceIdleSeconds a keyspace unused this long is released (0: only past the budget)
  */
 public record ServerConfig(String bind, int port, Path dir, Clock clock, int ioThreads, boolean activeExpiry,
                            int expiryThreads, boolean expiryWarmup, String requirepass, int metricsPort,
-                           String metricsBind, long appMaxKeys, long appMaxBytes, int maxOpenKeyspaces,
-                           long keyspaceIdleSeconds) {
+                           String metricsBind, long appMaxKeys, long appMaxBytes,
+                           dev.cajon.server.limits.NetSettings net, int maxOpenKeyspaces, long keyspaceIdleSeconds) {
     public static final String DEFAULT_BIND = "127.0.0.1";
     public static final int DEFAULT_PORT = 6379;
     public static final Path DEFAULT_DIR = Path.of("data");
-    /** {@link #metricsPort} of a server without metrics. */
-    public static final int METRICS_OFF = -1;
-    public static final String DEFAULT_METRICS_BIND = "127.0.0.1";
     /** Mapped keyspaces at most: 256 descriptors, a quarter of the usual soft limit of 1024. */
     public static final int DEFAULT_MAX_OPEN_KEYSPACES = 256;
     /** A keyspace unused for a minute gives its memory back; waking it costs about a millisecond. */
     public static final long DEFAULT_KEYSPACE_IDLE_SECONDS = 60;
+    /** {@link #metricsPort} of a server without metrics. */
+    public static final int METRICS_OFF = -1;
+    public static final String DEFAULT_METRICS_BIND = "127.0.0.1";
 
     public static ServerConfig defaults() {
         return new ServerConfig(DEFAULT_BIND, DEFAULT_PORT, DEFAULT_DIR, Clock.SYSTEM, 0, true, 0, true, null, METRICS_OFF,
-                DEFAULT_METRICS_BIND, 0, 0, DEFAULT_MAX_OPEN_KEYSPACES, DEFAULT_KEYSPACE_IDLE_SECONDS);
+                DEFAULT_METRICS_BIND, 0, 0, dev.cajon.server.limits.NetSettings.defaults(), DEFAULT_MAX_OPEN_KEYSPACES,
+                DEFAULT_KEYSPACE_IDLE_SECONDS);
     }
 
     public ServerConfig withPort(int p) {
         return new ServerConfig(bind, p, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, maxOpenKeyspaces, keyspaceIdleSeconds);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds);
     }
 
     public ServerConfig withDir(Path d) {
         return new ServerConfig(bind, port, d, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, maxOpenKeyspaces, keyspaceIdleSeconds);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds);
     }
 
     public ServerConfig withBind(String b) {
         return new ServerConfig(b, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, maxOpenKeyspaces, keyspaceIdleSeconds);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds);
     }
 
     public ServerConfig withClock(Clock c) {
         return new ServerConfig(bind, port, dir, c, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, maxOpenKeyspaces, keyspaceIdleSeconds);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds);
     }
 
     public ServerConfig withActiveExpiry(boolean on) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, on, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, maxOpenKeyspaces, keyspaceIdleSeconds);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds);
     }
 
     public ServerConfig withExpiryThreads(int n) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, n, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, maxOpenKeyspaces, keyspaceIdleSeconds);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds);
     }
 
     public ServerConfig withIoThreads(int n) {
         return new ServerConfig(bind, port, dir, clock, n, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, maxOpenKeyspaces, keyspaceIdleSeconds);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds);
     }
 
     public ServerConfig withExpiryWarmup(boolean on) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, on, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, maxOpenKeyspaces, keyspaceIdleSeconds);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds);
     }
 
     /** {@code --requirepass}: the default user needs this password (null: no password). */
     public ServerConfig withRequirepass(String pass) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, pass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, maxOpenKeyspaces, keyspaceIdleSeconds);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds);
     }
 
     /** The record's fields, with the password hidden. */
     public ServerConfig withMetrics(int p, String b) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                p, b, appMaxKeys, appMaxBytes, maxOpenKeyspaces, keyspaceIdleSeconds);
+                p, b, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds);
     }
 
     /** {@code --app-max-keys} and {@code --app-max-bytes}: the quota of apps without their own. */
     public ServerConfig withAppQuota(long keys, long bytes) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, keys, bytes, maxOpenKeyspaces, keyspaceIdleSeconds);
+                metricsPort, metricsBind, keys, bytes, net, maxOpenKeyspaces, keyspaceIdleSeconds);
+    }
+
+    /** The connection limits: {@code --maxclients}, {@code --timeout}, ... */
+    public ServerConfig withNet(dev.cajon.server.limits.NetSettings n) {
+        return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, n, maxOpenKeyspaces, keyspaceIdleSeconds);
     }
 
     /** {@code --max-open-keyspaces} and {@code --keyspace-idle}: when idle keyspaces are released. */
     public ServerConfig withIdleKeyspaces(int maxOpen, long idleSeconds) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, maxOpen, idleSeconds);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpen, idleSeconds);
     }
 
     public boolean metricsOn() {
@@ -122,7 +130,7 @@ public record ServerConfig(String bind, int port, Path dir, Clock clock, int ioT
                 + ioThreads + ", activeExpiry=" + activeExpiry + ", expiryThreads=" + expiryThreads
                 + ", expiryWarmup=" + expiryWarmup + ", requirepass=" + (requirepass == null ? "none" : "(hidden)")
                 + ", metricsPort=" + metricsPort + ", metricsBind=" + metricsBind + ", appMaxKeys=" + appMaxKeys
-                + ", appMaxBytes=" + appMaxBytes + ", maxOpenKeyspaces=" + maxOpenKeyspaces
+                + ", appMaxBytes=" + appMaxBytes + ", net=" + net + ", maxOpenKeyspaces=" + maxOpenKeyspaces
                 + ", keyspaceIdleSeconds=" + keyspaceIdleSeconds + "]";
     }
 }

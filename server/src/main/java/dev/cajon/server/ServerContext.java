@@ -47,6 +47,8 @@ public final class ServerContext {
     private volatile int port;
     private final ExpiryWheel wheel;
     private final dev.cajon.server.apps.Quotas quotas;
+    private final dev.cajon.server.limits.NetLimits netLimits;
+    private final dev.cajon.server.net.Connections connections;
     /** {@link #wheel} when reapers run and event loops help them in a backlog; else null. */
     private final ExpiryWheel assisted;
 
@@ -61,6 +63,8 @@ public final class ServerContext {
         this.assisted = config.activeExpiry() ? wheel : null;
         this.config = config;
         this.store = store;
+        this.netLimits = new dev.cajon.server.limits.NetLimits(config.net());
+        this.connections = new dev.cajon.server.net.Connections(netLimits, config.clock()::nowMillis);
         this.quotas = new dev.cajon.server.apps.Quotas(store);
         this.accounts = Accounts.open(store, config.requirepass());
         quotas.defaults(new dev.cajon.server.apps.Quotas.Limits(config.appMaxKeys(), config.appMaxBytes()));
@@ -127,6 +131,16 @@ public final class ServerContext {
         if (assisted != null) {
             assisted.assist();
         }
+    }
+
+    /** The connection limits in force (CONFIG SET changes them). */
+    public dev.cajon.server.limits.NetLimits netLimits() {
+        return netLimits;
+    }
+
+    /** The open connections (idle timeout). */
+    public dev.cajon.server.net.Connections connections() {
+        return connections;
     }
 
     public ServerConfig config() {

@@ -4,12 +4,13 @@ import static dev.cajon.server.command.Specs.container;
 import static dev.cajon.server.command.Specs.sub;
 
 import dev.cajon.protocol.RedisErrors;
-import dev.cajon.protocol.RequestDecoder;
 import dev.cajon.server.ServerContext;
 import dev.cajon.server.command.CommandError;
 import dev.cajon.server.command.CommandTable;
 import dev.cajon.server.command.Ctx;
 import dev.cajon.server.command.Glob;
+import dev.cajon.server.limits.LimitParameters;
+import java.util.ArrayList;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,10 +25,12 @@ import java.util.function.Function;
  * what clients and tools ask before they start (redis-benchmark reads {@code save} and
  * {@code appendonly}; queue libraries check {@code maxmemory-policy}, which must be
  * {@code noeviction} for a durable queue, and Cajon never evicts). Redis knows about 180
- * parameters, so a glob pattern matches fewer names here. Cajon's settings come from its command
- * line and none can change while it runs, so SET accepts only a parameter's current value and
- * refuses any change with Redis's "immutable config" error (and an unknown name with Redis's
- * unknown-option error). There is no
+ * parameters, so a glob pattern matches fewer names here. The connection limits
+ * ({@link LimitParameters}: maxclients, timeout, tcp-keepalive, proto-max-bulk-len,
+ * client-query-buffer-limit, client-output-buffer-limit, protected-mode) change at run time, with
+ * Redis's checks and errors. The other settings come from the command line and cannot change
+ * while Cajon runs, so SET accepts only a parameter's current value and refuses any change with
+ * Redis's "immutable config" error (and an unknown name with Redis's unknown-option error). There is no
  * config file, so REWRITE answers as Redis does without one.
  */
 public final class ConfigFamily {
@@ -48,9 +51,9 @@ public final class ConfigFamily {
         p.put("appendonly", s -> "no");
         p.put("maxmemory", s -> "0");
         p.put("maxmemory-policy", s -> "noeviction");
-        p.put("timeout", s -> "0");
         p.put("daemonize", s -> "no");
-        p.put("proto-max-bulk-len", s -> Long.toString(RequestDecoder.MAX_BULK));
+        // the connection limits, which CONFIG SET changes at run time
+        LimitParameters.addGetters(p);
         return p;
     }
 
@@ -110,17 +113,24 @@ public final class ConfigFamily {
             // past the arity check (at least one pair), an odd count is a syntax error in Redis
             throw new CommandError(RedisErrors.SYNTAX);
         }
+        List<Runnable> changes = new ArrayList<>();
         for (int i = 2; i < c.argc(); i += 2) {
             String name = lower(c.arg(i));
             Function<ServerContext, String> current = PARAMETERS.get(name);
             if (current == null) {
                 throw new CommandError(RedisErrors.unknownConfigOption(c.arg(i)));
             }
+            if (LimitParameters.NAMES.contains(name)) {
+                changes.add(LimitParameters.prepare(c.server(), c.arg(i), c.arg(i + 1)));
+                continue;
+            }
             if (NEVER_SET.contains(name)
                     || !current.apply(c.server()).equalsIgnoreCase(new String(c.arg(i + 1), StandardCharsets.ISO_8859_1))) {
                 throw new CommandError(RedisErrors.immutableConfig(c.arg(i)));
             }
         }
+        // every pair was valid: all change together, as in Redis
+        changes.forEach(Runnable::run);
         c.ok();
     }
 

@@ -1,15 +1,20 @@
 package dev.cajon.server.net;
 
 import dev.cajon.protocol.Argv;
+import dev.cajon.protocol.DecoderLimits;
 import dev.cajon.protocol.ProtocolError;
+import dev.cajon.protocol.RequestDecoder;
 import dev.cajon.protocol.Resp;
 import dev.cajon.server.ServerContext;
 import dev.cajon.server.command.CommandSpec;
 import dev.cajon.server.command.Ctx;
 import dev.cajon.server.command.ReplyOutput;
+import dev.cajon.server.limits.NetLimits;
 import dev.cajon.server.session.ClientPause;
 import dev.cajon.server.session.ClientSession;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -28,8 +33,17 @@ import org.slf4j.LoggerFactory;
  * the replies of a whole read batch in one buffer, which is written and flushed once in
  * {@link #channelReadComplete} (one syscall per batch, however deep the pipeline).
  *
- * <p>Back-pressure: when the socket's outbound buffer passes its high-water mark, reading stops
- * until it drains, so a client that pipelines without reading cannot grow our memory unbounded.
+ * <p>Back-pressure: before each command, if the connection's pending output in memory (the batch
+ * and what the socket has not taken yet) is over {@link NetLimits#PAUSE_BYTES}, or a blob file is still being sent ({@link NetLimits#MAX_OPEN_FILES}),
+ * the batch is flushed and, if that did not drain it, the connection is throttled: it stops
+ * running commands mid-batch, keeps the rest of the read (already decoded, at most one read's
+ * worth) in {@link #waiting}, and stops reading (autoRead off, so further input waits in the
+ * socket). It resumes when the socket becomes writable or the blob file is sent. So a client that
+ * pipelines GETs of large values and never reads holds one blob file descriptor and a few MiB.
+ *
+ * <p>client-output-buffer-limit: after each command, pending output held in memory (values
+ * streamed from files not counted) past the hard limit, or past the soft limit for longer than
+ * its seconds, closes the connection at once, as Redis does.
  *
  * <p>CLIENT PAUSE: before a command is dispatched, while a pause is on, the connection asks
  * {@link ClientPause} whether it must wait (after the dispatcher's own generic checks would have
@@ -46,7 +60,8 @@ import org.slf4j.LoggerFactory;
  * <p>CLIENT KILL: the session is marked killed from whichever thread ran the KILL; this connection
  * then closes on its own event loop and runs nothing it has not started yet.
  */
-public final class ConnectionHandler extends ChannelInboundHandlerAdapter implements ReplyOutput, ClientPause.Waiter {
+public final class ConnectionHandler extends ChannelInboundHandlerAdapter
+        implements ReplyOutput, ClientPause.Waiter, DecoderLimits {
     private static final Logger log = LoggerFactory.getLogger(ConnectionHandler.class);
 
     private final ServerContext server;
@@ -61,14 +76,57 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter implem
     private final ArrayDeque<Object> waiting = new ArrayDeque<>();
     /** Fires just after the pause's end time, to ask again. */
     private ScheduledFuture<?> pauseTimer;
+    /** Commands wait for pending output to drain (back-pressure); the first of {@link #waiting} is next. */
+    private boolean throttled;
+    /** Inside {@link #drain}: a write completing during a flush must not start another. */
+    private boolean draining;
+    /**
+     * Blob files queued or being sent. Netty counts a file region as 0 bytes pending, so they are
+     * bounded by their number ({@link NetLimits#MAX_OPEN_FILES}), not by the byte counts.
+     */
+    private int openFiles;
+    /** When pending output first passed the soft output limit; -1 while under it. */
+    private long softSince = -1;
+    /** Refused at connect (maxclients, protected mode): no session, nothing runs. */
+    private boolean refused;
+    /** Last read or command, for {@code timeout}; read by the sweeper thread. */
+    private volatile long lastInteraction;
 
     public ConnectionHandler(ServerContext server) {
         this.server = server;
     }
 
+    // ---------------------------------------------------------------- DecoderLimits
+
+    @Override
+    public long maxBulk() {
+        return server.netLimits().protoMaxBulkLen();
+    }
+
+    @Override
+    public boolean authRequired() {
+        return session != null && !session.authenticated();
+    }
+
+    @Override
+    public long maxQueryBuffer() {
+        return server.netLimits().clientQueryBufferLimit();
+    }
+
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
         this.ctx = ctx;
+        String refusal = Admission.refusal(server, ctx.channel().remoteAddress());
+        if (refusal != null) {
+            refused = true;
+            closing = true;
+            ctx.writeAndFlush(Unpooled.copiedBuffer(refusal, java.nio.charset.StandardCharsets.US_ASCII))
+                    .addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
+        KeepAlive.apply(ctx.channel(), server.netLimits().tcpKeepalive());
+        lastInteraction = server.clock().nowMillis();
+        server.connections().add(this);
         String remote = String.valueOf(ctx.channel().remoteAddress()).replaceFirst("^.*?/", "");
         String local = String.valueOf(ctx.channel().localAddress()).replaceFirst("^.*?/", "");
         session = server.newSession(remote, local);
@@ -100,7 +158,16 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter implem
         }
         batch = null;
         server.stats().netOutputBytes.add(length);
-        ctx.write(new DefaultFileRegion(file, position, length), ctx.voidPromise());
+        openFiles++;
+        ctx.write(new DefaultFileRegion(file, position, length)).addListener(f -> fileSent());
+    }
+
+    /** A blob file was sent (or the connection failed): its descriptor is closed; go on. */
+    private void fileSent() {
+        openFiles--;
+        if (throttled) {
+            resumeInput();
+        }
     }
 
     private static void closeQuietly(FileChannel file) {
@@ -116,12 +183,136 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter implem
         if (closing) {
             return;
         }
-        if (postponed) {
-            // the decoder hands over a whole read's commands even once reading has stopped
-            waiting.addLast(msg);
+        // the decoder hands over a whole read's commands even once reading has stopped: they wait
+        // in order behind a postponed or throttled command
+        waiting.addLast(msg);
+        if (!postponed && !throttled) {
+            drain();
+        }
+    }
+
+    /** Runs the waiting commands in order until one must wait (pause, back-pressure) or all ran. */
+    private void drain() {
+        if (draining) {
             return;
         }
-        handle(msg);
+        draining = true;
+        try {
+            while (!waiting.isEmpty() && !closing && !postponed) {
+                if (mustThrottle()) {
+                    return;
+                }
+                if (!handle(waiting.pollFirst())) {
+                    return;
+                }
+                if (overOutputLimit()) {
+                    closeForOutputLimit();
+                    return;
+                }
+            }
+        } finally {
+            draining = false;
+        }
+    }
+
+    /** Back-pressure before a command: true when it must wait for the output to drain. */
+    private boolean mustThrottle() {
+        if (!overPause()) {
+            throttled = false;
+            return false;
+        }
+        flushBatch(false);
+        if (!overPause()) {
+            throttled = false;
+            return false;
+        }
+        throttled = true;
+        ctx.channel().config().setAutoRead(false);
+        return true;
+    }
+
+    private boolean overPause() {
+        // '>' as Netty's writability: past the high-water mark the socket becomes unwritable, and
+        // its return below the low-water mark is what resumes a throttled connection
+        return openFiles >= NetLimits.MAX_OPEN_FILES || pendingBytes() > NetLimits.PAUSE_BYTES;
+    }
+
+    /**
+     * Output in memory not yet taken by the socket: the batch and the channel's outbound buffer
+     * (Netty's count, which is what writability follows; blob file regions count as 0).
+     */
+    private long pendingBytes() {
+        ChannelOutboundBuffer out = ctx.channel().unsafe().outboundBuffer();
+        return (batch == null ? 0 : batch.readableBytes()) + (out == null ? 0 : out.totalPendingWriteBytes());
+    }
+
+    /** Redis's checkClientOutputBufferLimits for a normal client, on the output held in memory. */
+    private boolean overOutputLimit() {
+        NetLimits l = server.netLimits();
+        long hard = l.outputHard();
+        long soft = l.outputSoft();
+        if (hard <= 0 && soft <= 0) {
+            return false;
+        }
+        long used = pendingBytes();
+        if (hard > 0 && used >= hard) {
+            return true;
+        }
+        if (soft > 0 && used >= soft) {
+            long now = server.clock().nowMillis();
+            if (softSince < 0) {
+                softSince = now;
+                return false;
+            }
+            return now - softSince > l.outputSoftSeconds() * 1000L;
+        }
+        softSince = -1;
+        return false;
+    }
+
+    private void closeForOutputLimit() {
+        log.warn("Client id={} addr={} closed for overcoming of output buffer limits.", session.id(), session.addr());
+        dropAndClose();
+    }
+
+    /** Closes at once; replies not yet sent are dropped, as when Redis frees a client. */
+    private void dropAndClose() {
+        closing = true;
+        dropWaiting();
+        if (batch != null) {
+            batch.release();
+            batch = null;
+        }
+        ctx.close();
+    }
+
+    /** {@code timeout}: called by the sweeper from another thread. */
+    void closeIdle() {
+        onLoop(() -> {
+            if (!closing && !postponed) {
+                log.debug("Closing idle client id={}", session.id());
+                dropAndClose();
+            }
+        });
+    }
+
+    long lastInteractionMillis() {
+        return lastInteraction;
+    }
+
+    /** Back-pressure eased (writable again, or a blob file was sent): run what waits. */
+    private void resumeInput() {
+        if (closing || draining || postponed) {
+            return;
+        }
+        drain();
+        if (closing) {
+            return;
+        }
+        flushBatch(false);
+        if (!postponed && !throttled && ctx.channel().isWritable()) {
+            ctx.channel().config().setAutoRead(true);
+        }
     }
 
     /**
@@ -146,6 +337,10 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter implem
                 flushBatch(true);
                 return false;
             }
+        } else if (msg == RequestDecoder.QUERY_BUFFER_FULL) {
+            log.warn("Closing client that reached max query buffer length: id={} addr={}", session.id(), session.addr());
+            dropAndClose();
+            return false;
         } else if (msg instanceof ProtocolError) {
             if (!session.repliesSuppressed()) {
                 Resp.error(buffer(), ((ProtocolError) msg).message());
@@ -201,18 +396,7 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter implem
         session.postponed(false);
         cancelPauseTimer();
         server.clientPause().leave(this);
-        while (!waiting.isEmpty()) {
-            if (!handle(waiting.pollFirst())) {
-                break;
-            }
-        }
-        if (closing) {
-            return;
-        }
-        flushBatch(false);
-        if (!postponed && ctx.channel().isWritable()) {
-            ctx.channel().config().setAutoRead(true);
-        }
+        resumeInput();
     }
 
     private void cancelPauseTimer() {
@@ -257,6 +441,7 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter implem
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
+        lastInteraction = server.clock().nowMillis();
         flushBatch(false);
         // replies are on their way; in an expiry backlog this loop now deletes a few due keys
         server.assistExpiry();
@@ -284,13 +469,23 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter implem
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
         if (ctx.channel().isWritable() && !postponed) {
-            ctx.channel().config().setAutoRead(true);
+            if (throttled) {
+                resumeInput();
+            } else {
+                ctx.channel().config().setAutoRead(true);
+            }
         }
         super.channelWritabilityChanged(ctx);
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        if (refused) {
+            super.channelInactive(ctx);
+            return;
+        }
+        server.connections().remove(this);
+        server.netLimits().disconnected();
         dropWaiting();
         if (batch != null) {
             batch.release();

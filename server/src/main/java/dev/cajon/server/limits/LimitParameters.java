@@ -1,0 +1,165 @@
+package dev.cajon.server.limits;
+
+import dev.cajon.protocol.RedisErrors;
+import dev.cajon.server.ServerContext;
+import dev.cajon.server.command.CommandError;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * CONFIG GET and SET of the connection limits, with Redis 7.0's value formats, ranges and error
+ * texts. A change applies to the next command of every connection (the decoder reads the bulk
+ * and query-buffer limits at each header), to the next connection (maxclients, tcp-keepalive,
+ * protected-mode) or to the next sweep (timeout), as in Redis.
+ */
+public final class LimitParameters {
+    private LimitParameters() {
+    }
+
+    /** The other classes of client-output-buffer-limit, which Cajon has no clients of: shown as in Redis. */
+    private static volatile String others = "slave 268435456 67108864 60 pubsub 33554432 8388608 60";
+
+    public static final Set<String> NAMES = Set.of("maxclients", "timeout", "tcp-keepalive", "proto-max-bulk-len",
+            "client-query-buffer-limit", "client-output-buffer-limit", "protected-mode");
+
+    public static void addGetters(Map<String, Function<ServerContext, String>> p) {
+        p.put("maxclients", s -> Integer.toString(s.netLimits().maxclients()));
+        p.put("timeout", s -> Integer.toString(s.netLimits().timeout()));
+        p.put("tcp-keepalive", s -> Integer.toString(s.netLimits().tcpKeepalive()));
+        p.put("proto-max-bulk-len", s -> Long.toString(s.netLimits().protoMaxBulkLen()));
+        p.put("client-query-buffer-limit", s -> Long.toString(s.netLimits().clientQueryBufferLimit()));
+        p.put("client-output-buffer-limit", s -> {
+            NetLimits l = s.netLimits();
+            return "normal " + l.outputHard() + " " + l.outputSoft() + " " + l.outputSoftSeconds() + " " + others;
+        });
+        p.put("protected-mode", s -> s.netLimits().protectedMode() ? "yes" : "no");
+    }
+
+    /**
+     * Checks one CONFIG SET pair; returns the change, to run once every pair is checked, or throws
+     * Redis's error for the value.
+     */
+    public static Runnable prepare(ServerContext s, byte[] name, byte[] rawValue) {
+        String n = new String(name, StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT);
+        String v = new String(rawValue, StandardCharsets.ISO_8859_1);
+        NetLimits l = s.netLimits();
+        switch (n) {
+            case "maxclients": {
+                long c = integer(name, v, 1, 4294967295L);
+                long fd = FdLimit.current();
+                if (fd > 0 && fd != Long.MAX_VALUE && NetLimits.descriptorsFor((int) Math.min(c, Integer.MAX_VALUE)) > fd) {
+                    throw new CommandError(RedisErrors.configSetFailed(name,
+                            "The operating system is not able to handle the specified number of clients, try with "
+                                    + FdLimit.fit(Integer.MAX_VALUE, fd)));
+                }
+                return () -> l.maxclients((int) Math.min(c, Integer.MAX_VALUE));
+            }
+            case "timeout": {
+                long t = integer(name, v, 0, Integer.MAX_VALUE);
+                return () -> l.timeout((int) t);
+            }
+            case "tcp-keepalive": {
+                long t = integer(name, v, 0, Integer.MAX_VALUE);
+                return () -> l.tcpKeepalive((int) t);
+            }
+            case "proto-max-bulk-len": {
+                long b = memory(name, v, 1L << 20);
+                return () -> l.protoMaxBulkLen(b);
+            }
+            case "client-query-buffer-limit": {
+                long b = memory(name, v, 1L << 20);
+                return () -> l.clientQueryBufferLimit(b);
+            }
+            case "protected-mode": {
+                String y = v.toLowerCase(Locale.ROOT);
+                if (!y.equals("yes") && !y.equals("no")) {
+                    throw new CommandError(RedisErrors.configSetFailed(name, "argument must be 'yes' or 'no'"));
+                }
+                return () -> l.protectedMode(y.equals("yes"));
+            }
+            case "client-output-buffer-limit":
+                return outputLimit(l, name, v);
+            default:
+                return null;
+        }
+    }
+
+    /** "class hard soft seconds" repeated, as Redis's updateClientOutputBufferLimit. */
+    private static Runnable outputLimit(NetLimits l, byte[] name, String v) {
+        String[] f = v.trim().isEmpty() ? new String[0] : v.trim().split("\\s+");
+        if (f.length == 0 || f.length % 4 != 0) {
+            throw new CommandError(RedisErrors.configSetFailed(name, "Wrong number of arguments in buffer limit configuration."));
+        }
+        long[] normal = null;
+        StringBuilder rest = new StringBuilder();
+        String[] current = others.split(" ");
+        String slave = current[0] + " " + current[1] + " " + current[2] + " " + current[3];
+        String pubsub = current[4] + " " + current[5] + " " + current[6] + " " + current[7];
+        for (int i = 0; i < f.length; i += 4) {
+            String cls = f[i].toLowerCase(Locale.ROOT);
+            if (!cls.equals("normal") && !cls.equals("slave") && !cls.equals("replica") && !cls.equals("pubsub")) {
+                throw new CommandError(RedisErrors.configSetFailed(name, "Invalid client class specified in buffer limit configuration."));
+            }
+            long hard = MemorySize.parse(f[i + 1]);
+            long soft = MemorySize.parse(f[i + 2]);
+            long secs = seconds(f[i + 3]);
+            if (hard < 0 || soft < 0 || secs < 0) {
+                throw new CommandError(RedisErrors.configSetFailed(name,
+                        "Error in hard, soft or soft_seconds setting in buffer limit configuration."));
+            }
+            String shown = hard + " " + soft + " " + secs;
+            if (cls.equals("normal")) {
+                normal = new long[] {hard, soft, secs};
+            } else if (cls.equals("pubsub")) {
+                pubsub = "pubsub " + shown;
+            } else {
+                slave = "slave " + shown;
+            }
+        }
+        rest.append(slave).append(' ').append(pubsub);
+        long[] n = normal;
+        return () -> {
+            if (n != null) {
+                l.outputLimit(n[0], n[1], (int) Math.min(n[2], Integer.MAX_VALUE));
+            }
+            others = rest.toString();
+        };
+    }
+
+    private static long seconds(String s) {
+        try {
+            return Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static long integer(byte[] name, String v, long min, long max) {
+        long n;
+        try {
+            n = Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            throw new CommandError(RedisErrors.configSetFailed(name, "argument couldn't be parsed into an integer"));
+        }
+        if (n < min || n > max) {
+            throw new CommandError(RedisErrors.configSetFailed(name,
+                    "argument must be between " + min + " and " + max + " inclusive"));
+        }
+        return n;
+    }
+
+    private static long memory(byte[] name, String v, long min) {
+        long n = MemorySize.parse(v);
+        if (n < 0) {
+            throw new CommandError(RedisErrors.configSetFailed(name, "argument must be a memory value"));
+        }
+        if (n < min) {
+            throw new CommandError(RedisErrors.configSetFailed(name,
+                    "argument must be between " + min + " and " + Long.MAX_VALUE + " inclusive"));
+        }
+        return n;
+    }
+}
