@@ -23,9 +23,11 @@ import org.junit.jupiter.api.Test;
 class ExpiryWarmupTest {
     private static final Path TMP = Path.of(System.getProperty("java.io.tmpdir"));
 
+    /** This JVM's scratch dirs: a server of another process may be warming up meanwhile. */
     private static List<Path> scratchDirs() throws IOException {
+        String mine = ExpiryWarmup.DIR_PREFIX + ProcessHandle.current().pid() + "-";
         try (Stream<Path> s = Files.list(TMP)) {
-            return s.filter(p -> p.getFileName().toString().startsWith(ExpiryWarmup.DIR_PREFIX)).sorted().toList();
+            return s.filter(p -> p.getFileName().toString().startsWith(mine)).sorted().toList();
         }
     }
 
