@@ -185,6 +185,7 @@ public final class ServerContext {
     /** CONFIG RESETSTAT: every INFO stats counter starts again from zero. */
     public void resetStats() {
         stats.reset(expiredSinceOpen());
+        netLimits().rejected.reset();
         if (wheel != null) {
             wheel.resetStats();
         }

@@ -362,6 +362,7 @@ public final class ServerFamily {
                 case "clients":
                     sb.append("# Clients\r\n");
                     line(sb, "connected_clients", c.server().clients().size());
+                    line(sb, "maxclients", c.server().netLimits().maxclients());
                     line(sb, "blocked_clients", 0);
                     break;
                 case "memory":
@@ -453,7 +454,7 @@ public final class ServerFamily {
         line(sb, "total_commands_processed", st.commandsProcessed.sum());
         line(sb, "total_net_input_bytes", st.netInputBytes.sum());
         line(sb, "total_net_output_bytes", st.netOutputBytes.sum());
-        line(sb, "rejected_connections", 0);
+        line(sb, "rejected_connections", c.server().netLimits().rejected.sum());
         line(sb, "expired_keys", c.server().expiredKeys());
         line(sb, "evicted_keys", 0);
         line(sb, "keyspace_hits", st.keyspaceHits.sum());

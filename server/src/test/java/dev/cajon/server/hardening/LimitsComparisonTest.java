@@ -2,6 +2,7 @@ package dev.cajon.server.hardening;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cajon.server.CajonServer;
@@ -155,11 +156,15 @@ class LimitsComparisonTest {
             try (Raw admin = Raw.connect(port)) {
                 admin.send(Raw.command("CONFIG", "SET", "maxclients", "3"));
                 assertEquals("+OK\r\n", admin.line());
+                long rejectedBefore = Long.parseLong(infoField(admin, "stats", "rejected_connections"));
+                assertEquals("3", infoField(admin, "clients", "maxclients"), "port " + port);
                 try (Raw second = Raw.connect(port); Raw third = Raw.connect(port)) {
                     third.send(Raw.command("PING"));
                     assertEquals("+PONG\r\n", third.line());
                     String fourth = exchange(port, Raw.command("PING"), 3000);
                     assertEquals("-ERR max number of clients reached\r\n", fourth, "port " + port);
+                    assertEquals(rejectedBefore + 1,
+                            Long.parseLong(infoField(admin, "stats", "rejected_connections")), "port " + port);
                 } finally {
                     // back to the default; Cajon refuses more clients than its open files allow
                     // (a socket and a blob file each), as Redis refuses more than its own limit
@@ -287,5 +292,23 @@ class LimitsComparisonTest {
             configSet("client-output-buffer-limit", "normal 0 0 0");
             exchange(cajon.port(), Raw.command("CONFIG", "SET", "client-output-buffer-limit", "normal 64mb 16mb 60"), 300);
         }
+    }
+
+    /** One field of an INFO section, read over a raw connection. */
+    private static String infoField(Raw c, String section, String field) throws IOException {
+        c.send(Raw.command("INFO", section));
+        String header = c.line();
+        assertTrue(header.startsWith("$"), header);
+        int left = Integer.parseInt(header.substring(1).trim()) + 2;
+        String found = null;
+        while (left > 0) {
+            String line = c.line();
+            left -= line.length();
+            if (line.startsWith(field + ":")) {
+                found = line.substring(field.length() + 1).trim();
+            }
+        }
+        assertNotNull(found, "INFO " + section + " has no " + field);
+        return found;
     }
 }
