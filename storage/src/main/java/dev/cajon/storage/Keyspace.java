@@ -70,15 +70,7 @@ public final class Keyspace implements Closeable {
      * Created by the first such write (see {@link #batchJournal}).
      */
     private volatile BatchJournal batch;
-    /**
-     * The stripe locks, each created on first use (see {@link #lockIndex}): a keyspace of ten keys
-     * holds about ten locks, not {@value #STRIPES} (52 KiB of heap per keyspace).
-     */
-    private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
-    private static final java.lang.invoke.VarHandle STRIPE =
-            java.lang.invoke.MethodHandles.arrayElementVarHandle(ReentrantLock[].class);
-    /** Stripes whose lock {@link #lockAll} created and {@link #unlockAll} retires (mapLock's writer only). */
-    private boolean[] tempStripes;
+
     private final LongAdder keys = new LongAdder();
     /** Live keys that carry a deadline (INFO keyspace "expires"). */
     private final LongAdder volatileKeys = new LongAdder();
@@ -103,6 +95,8 @@ public final class Keyspace implements Closeable {
      */
     private final java.util.concurrent.locks.ReentrantReadWriteLock mapLock =
             new java.util.concurrent.locks.ReentrantReadWriteLock();
+    /** The stripe locks, made on first use, and the map lock's writer holding them all. */
+    private final StripeLocks locks = new StripeLocks(STRIPES, mapLock);
     /**
      * Transactions against keyspace-wide readers (see {@link #atomically}): held shared by an EXEC
      * that locks only its keys' stripes, exclusively by one that locks the whole keyspace and by
@@ -549,36 +543,17 @@ public final class Keyspace implements Closeable {
 
     /** Stripe {@code i}'s lock as it is now; null if never used (then nobody holds it). */
     private ReentrantLock stripe(int i) {
-        return (ReentrantLock) STRIPE.getAcquire(stripes, i);
+        return locks.get(i);
     }
 
     /** Whether this thread holds stripe {@code i}. */
     private boolean holds(int i) {
-        ReentrantLock l = stripe(i);
-        return l != null && l.isHeldByCurrentThread();
+        return locks.holds(i);
     }
 
-    /**
-     * Takes stripe {@code i}'s lock, creating it on first use. A lock that {@link #lockAll}
-     * created for the length of its hold is retired when it lets go; whoever waited for it then
-     * finds another lock in the slot, lets the old one go and starts again.
-     */
+    /** Takes stripe {@code i}'s lock (see {@link StripeLocks#lock}). */
     private ReentrantLock lockIndex(int i) {
-        for (;;) {
-            ReentrantLock l = stripe(i);
-            if (l == null) {
-                ReentrantLock created = new ReentrantLock();
-                if (!STRIPE.compareAndSet(stripes, i, null, created)) {
-                    continue;
-                }
-                l = created;
-            }
-            acquire(l);
-            if (stripe(i) == l) {
-                return l;
-            }
-            l.unlock();
-        }
+        return locks.lock(i);
     }
 
     /** For tests: the stripes of the stored keys, by the Chronicle segment that holds them. */
@@ -605,23 +580,6 @@ public final class Keyspace implements Closeable {
     /** For tests: the current map's segment count. */
     int segments() {
         return map().segments();
-    }
-
-    /**
-     * Takes a stripe lock, spinning briefly before parking: the sections it guards are about a
-     * microsecond long, much less than a park and wake-up.
-     */
-    private static void acquire(ReentrantLock l) {
-        if (l.tryLock()) {
-            return;
-        }
-        for (int i = 0; i < 64; i++) {
-            Thread.onSpinWait();
-            if (l.tryLock()) {
-                return;
-            }
-        }
-        l.lock();
     }
 
     /** Signals that the map ran out of room mid-operation; the operation is retried after growth. */
@@ -750,56 +708,13 @@ public final class Keyspace implements Closeable {
      */
     volatile int takeBackRoom = Integer.MAX_VALUE;
 
-    /**
-     * Every stripe plus the map lock: nothing else runs on this keyspace meanwhile. A stripe that
-     * never had a lock gets one, already held, for this hold only ({@link #unlockAll} retires it),
-     * so a small keyspace does not keep {@value #STRIPES} locks after a growth or an idle close.
-     * Only the outermost hold takes the stripes: the map lock's writer holds them all already.
-     */
+    /** Every stripe plus the map lock: nothing else runs on this keyspace meanwhile. */
     private void lockAll() {
-        mapLock.writeLock().lock();
-        if (mapLock.getWriteHoldCount() > 1) {
-            return;
-        }
-        boolean[] temp = null;
-        for (int i = 0; i < STRIPES; i++) {
-            for (;;) {
-                ReentrantLock l = stripe(i);
-                if (l == null) {
-                    ReentrantLock t = new ReentrantLock();
-                    t.lock();
-                    if (STRIPE.compareAndSet(stripes, i, null, t)) {
-                        if (temp == null) {
-                            temp = new boolean[STRIPES];
-                        }
-                        temp[i] = true;
-                        break;
-                    }
-                    continue;
-                }
-                l.lock();
-                if (stripe(i) == l) {
-                    break;
-                }
-                l.unlock();
-            }
-        }
-        tempStripes = temp;
+        locks.lockAll();
     }
 
     private void unlockAll() {
-        if (mapLock.getWriteHoldCount() == 1) {
-            boolean[] temp = tempStripes;
-            tempStripes = null;
-            for (int i = STRIPES - 1; i >= 0; i--) {
-                ReentrantLock l = stripe(i);
-                if (temp != null && temp[i]) {
-                    STRIPE.setRelease(stripes, i, (ReentrantLock) null);
-                }
-                l.unlock();
-            }
-        }
-        mapLock.writeLock().unlock();
+        locks.unlockAll();
     }
 
     // ------------------------------------------------------------------ transactions
