@@ -417,20 +417,62 @@ public final class ServerFamily {
             line(sb, "maxmemory_policy", "noeviction");
             return;
         }
+        // Redis's used_memory is what its allocator handed out; Cajon's is the JVM heap in use, the
+        // off-heap Chronicle maps, and the JVM's direct buffers (Netty's). used_memory_rss is the
+        // process's resident set as the OS counts it (VmRSS), mapped files included.
         Runtime rt = Runtime.getRuntime();
         long heap = rt.totalMemory() - rt.freeMemory();
         long mapped = 0;
+        long dataset = 0;
         for (Keyspace ks : c.server().store().keyspaces()) {
             mapped += ks.mapBytes();
+            dataset += ks.liveBytes();
         }
+        long direct = 0;
+        for (java.lang.management.BufferPoolMXBean pool
+                : ManagementFactory.getPlatformMXBeans(java.lang.management.BufferPoolMXBean.class)) {
+            if (pool.getName().equals("direct")) {
+                direct = Math.max(0, pool.getMemoryUsed());
+            }
+        }
+        long used = heap + mapped + direct;
+        long rss = residentBytes();
+        long peak = PEAK.accumulateAndGet(used, Math::max);
         sb.append("# Memory\r\n");
-        line(sb, "used_memory", heap + mapped);
-        line(sb, "used_memory_human", human(heap + mapped));
+        line(sb, "used_memory", used);
+        line(sb, "used_memory_human", human(used));
+        line(sb, "used_memory_rss", rss);
+        line(sb, "used_memory_rss_human", human(rss));
+        line(sb, "used_memory_peak", peak);
+        line(sb, "used_memory_peak_human", human(peak));
+        line(sb, "used_memory_dataset", dataset);
         line(sb, "used_memory_heap", heap);
+        line(sb, "used_memory_heap_committed", rt.totalMemory());
         line(sb, "used_memory_maps", mapped);
-        line(sb, "used_memory_peak", ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted() + mapped);
+        line(sb, "used_memory_direct", direct);
+        line(sb, "keyspaces_mapped", c.server().store().mappedKeyspaces());
         line(sb, "maxmemory", 0);
+        line(sb, "maxmemory_human", "0B");
         line(sb, "maxmemory_policy", "noeviction");
+        line(sb, "mem_fragmentation_ratio", used == 0 ? "0.00"
+                : String.format(Locale.ROOT, "%.2f", (double) rss / used));
+    }
+
+    /** The highest used_memory INFO has seen (Redis tracks it on every allocation; this on every INFO). */
+    private static final java.util.concurrent.atomic.AtomicLong PEAK = new java.util.concurrent.atomic.AtomicLong();
+
+    /** VmRSS of this process, in bytes; 0 where /proc is not there. */
+    private static long residentBytes() {
+        try {
+            for (String l : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status"))) {
+                if (l.startsWith("VmRSS:")) {
+                    return Long.parseLong(l.substring(6).trim().split("\\s+")[0]) * 1024;
+                }
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            return 0;
+        }
+        return 0;
     }
 
     private static String human(long bytes) {
