@@ -67,12 +67,31 @@ public final class CountingKv implements Kv {
     }
 
     @Override
+    public List<Object> pipeline(List<Op> ops) {
+        if (!ops.isEmpty()) {
+            roundTrips.increment();
+            commands.add(ops.size());
+        }
+        return kv.pipeline(ops);
+    }
+
+    @Override
     public Tx watch(List<String> keys) {
-        one(); // WATCH and the GET of each watched key, pipelined
-        commands.add(keys.size());
-        Tx tx = kv.watch(keys);
+        return watch(keys, List.of());
+    }
+
+    @Override
+    public Tx watch(List<String> keys, List<Op> before) {
+        one(); // the ops ahead, WATCH and the GET of each watched key, pipelined
+        commands.add(keys.size() + before.size());
+        Tx tx = kv.watch(keys, before);
         return new Tx() {
             private boolean executed;
+
+            @Override
+            public List<Object> before() {
+                return tx.before();
+            }
 
             @Override
             public String get(String key) {
