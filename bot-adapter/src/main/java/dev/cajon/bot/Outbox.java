@@ -135,16 +135,24 @@ final class Outbox {
         }
         java.util.function.UnaryOperator<Fields> sent = c -> c.put("state", "SENT").put("pid", pid).put("owner", "")
                 .put("sentAt", e.now());
-        boolean ok;
+        boolean ok = false;
+        boolean broken = false;
         try {
             e.before("outbox.markSent");
             // nothing changed the record since the GET that showed our claim: EXEC is the fenced commit
             ok = tx.exec(List.of(new Op.Set(rk, sent.apply(claim.record().copy()).encode(), e.retentionMillis))) != null;
+        } catch (KvException ex) { // the held connection broke (a server's idle timeout during a long call)
+            broken = true;
+            Engine.log.debug("markSent of {} on its WATCH failed; the full commit decides", key, ex);
         } finally {
             tx.close();
         }
-        if (!ok) { // something wrote the record meanwhile: the full check decides
+        if (!ok) { // something wrote the record meanwhile, or the EXEC's fate is unknown: the full check decides
             ok = commit(rk, claim.fence(), sent);
+        }
+        if (!ok && broken) { // the EXEC may have gone through before the connection broke
+            Fields now = read(key);
+            ok = now != null && now.get("state").equals("SENT") && pid.equals(now.get("pid"));
         }
         e.after("outbox.markSent");
         if (!ok) {
