@@ -83,8 +83,8 @@ final class Inbox {
                     Wheel.Slot slot = e.wheel.slot(e.now() + e.leaseMillis, ref);
                     List<Object> r = e.kv.pipeline(List.of(e.wheel.incr(slot), e.claims.appendOp(ref)));
                     got = claim(id, rec, e.wheel.entry(slot, (Long) r.get(0)));
-                } else {
-                    e.wheel.schedule(e.now() + e.leaseMillis, ref); // first: a journaled record is never unindexed // this JVM's other worker holds the chat: journal only
+                } else { // this JVM's other worker holds the chat: journal only
+                    e.wheel.schedule(e.now() + e.leaseMillis, ref); // first: a journaled record is never unindexed
                     SetReply r = e.kv.set(e.keys.inbound(id.chat(), id.messageId()), rec.encode(),
                             SetOptions.nx(e.retentionMillis));
                     got = r.applied() ? Refused.CHAT_BUSY : Refused.DUPLICATE;

@@ -140,7 +140,8 @@ final class Outbox {
         try {
             e.before("outbox.markSent");
             // nothing changed the record since the GET that showed our claim: EXEC is the fenced commit
-            ok = tx.exec(List.of(new Op.Set(rk, sent.apply(claim.record().copy()).encode(), e.retentionMillis))) != null;
+            Op mark = new Op.Set(rk, sent.apply(claim.record().copy()).encode(), e.retentionMillis);
+            ok = tx.exec(List.of(mark)) != null;
         } catch (KvException ex) { // the held connection broke (a server's idle timeout during a long call)
             broken = true;
             Engine.log.debug("markSent of {} on its WATCH failed; the full commit decides", key, ex);
@@ -163,7 +164,7 @@ final class Outbox {
 
     /** Records a send due at {@code notBefore}; a second enqueue of the key does nothing. */
     SendResult enqueue(String chat, String content, String key, long notBefore) {
-        SendResult existing = journal(chat, content, key, notBefore, true);
+        SendResult existing = journalDeferred(chat, content, key, notBefore);
         return existing != null ? existing : new SendResult(SendResult.Status.PENDING, key, null);
     }
 
@@ -183,13 +184,16 @@ final class Outbox {
         }
     }
 
-    /** The journal step: null when this call created the record, else the existing record's outcome. */
-    private SendResult journal(String chat, String content, String key, long due, boolean deferred) {
+    /**
+     * A deferred send's journal (PENDING, due at {@code due}): null when this call created it,
+     * else the known record's outcome.
+     */
+    private SendResult journalDeferred(String chat, String content, String key, long due) {
         // no lookup first: the SET NX below tells a new key from a known one, and a known key's
         // wheel entry only costs the sweeper one read later
         String ref = Refs.outbound(key);
         e.before("outbox.journal");
-        e.wheel.schedule(deferred ? due : e.now() + e.leaseMillis, ref);
+        e.wheel.schedule(due, ref);
         Fields rec = Fields.of().put("state", "PENDING").put("chat", chat).put("content", content)
                 .put("attempts", 0).put("due", due).put("fence", 0).put("created", e.now());
         SetReply r = e.kv.set(e.keys.outbound(key), rec.encode(), SetOptions.nx(e.retentionMillis));
@@ -198,9 +202,7 @@ final class Outbox {
             return outcome(key, read(key), true);
         }
         e.counters.outboxJournaled.increment();
-        if (deferred) {
-            e.counters.outboxDeferred.increment();
-        }
+        e.counters.outboxDeferred.increment();
         return null;
     }
 

@@ -6,8 +6,9 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Counts what goes through the port: commands (as Redis counts them: MULTI, each queued write and
  * EXEC are three or more) and round trips (what a remote backend waits for: every single command
- * is one, WATCH with the GETs of the watched keys is one, any other GET inside a transaction is
- * one, and MULTI ... EXEC is one, all as JedisKv pipelines them). The costs in docs/BOT-ADAPTER.md were measured with it.
+ * is one, WATCH with the GETs of the watched keys (and the ops sent ahead of it) is one, any other
+ * GET inside a transaction is one, MULTI ... EXEC is one, and a {@link #pipeline} is one, all as
+ * JedisKv pipelines them off a cluster). The costs in docs/BOT-ADAPTER.md were measured with it.
  */
 public final class CountingKv implements Kv {
     private final Kv kv;
