@@ -33,6 +33,12 @@ import redis.clients.jedis.util.SafeEncoder;
  * transaction costs two round trips. In a cluster every key of a transaction
  * must map to one slot; the keys the adapter builds share a hash tag, and anything else is
  * refused here before a command is sent.
+ *
+ * <p>A {@link #pipeline} is written whole on one pooled connection and its replies read after:
+ * one round trip, applied in order. The ops sent ahead of a WATCH go on the transaction's
+ * connection, in the same round trip. In a cluster, a pipeline, and ops ahead of a WATCH that
+ * are not all in the transaction's slot, are sent one command after the other through the
+ * unified client instead: in order, and a round trip each.
  */
 public final class JedisKv implements Kv {
     private final UnifiedJedis client;
