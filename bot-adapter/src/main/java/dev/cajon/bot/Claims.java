@@ -1,6 +1,7 @@
 package dev.cajon.bot;
 
 import dev.cajon.bot.kv.Kv;
+import dev.cajon.bot.kv.Op;
 import dev.cajon.bot.kv.SetOptions;
 import dev.cajon.bot.store.Keys;
 import dev.cajon.bot.store.SeqLog;
@@ -52,10 +53,12 @@ final class Claims {
         lives.append(owner);
     }
 
-    /** Logs a claim of this life: one round trip. */
-    void append(String ref) {
-        long i = seq.incrementAndGet();
-        kv.set(keys.logEntry(log(owner), i), ref, SetOptions.px(ttl));
+    /**
+     * The SET that logs a claim of this life (no INCR: numbered here), to send in a pipeline that
+     * is applied before the claim's transaction: a claim of this life is always in its log.
+     */
+    Op appendOp(String ref) {
+        return new Op.Set(keys.logEntry(log(owner), seq.incrementAndGet()), ref, ttl);
     }
 
     /**

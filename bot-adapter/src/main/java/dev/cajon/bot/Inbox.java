@@ -1,5 +1,6 @@
 package dev.cajon.bot;
 
+import dev.cajon.bot.index.Wheel;
 import dev.cajon.bot.kv.KvException;
 import dev.cajon.bot.kv.Op;
 import dev.cajon.bot.kv.SetOptions;
@@ -54,6 +55,8 @@ final class Inbox {
     /**
      * A new delivery: journaled and claimed in one transaction (the record is written LEASED when
      * the chat is free, NEW when it is busy), so the common path pays one transaction for both.
+     * Three round trips: the wheel's INCR with the claims log entry, the wheel entry's SET NX with
+     * the WATCH and its reads, EXEC.
      */
     HandleResult handle(InboundMessage m) {
         InboundId id = m.id();
@@ -72,11 +75,16 @@ final class Inbox {
                     .put("received", e.now());
             try {
                 e.before("inbox.journal");
-                e.wheel.schedule(e.now() + e.leaseMillis, ref); // first: a journaled record is never unindexed
                 if (locked) {
-                    e.claims.append(ref); // and a claim of this life is always in its log
-                    got = claim(id, rec);
+                    // the wheel entry is applied before the record (a journaled record is never
+                    // unindexed), and so is the claims log entry (a claim of this life is always
+                    // in its log): INCR and the log entry in one round trip, the entry's SET NX
+                    // ahead of the claim's WATCH in the next, EXEC in the third
+                    Wheel.Slot slot = e.wheel.slot(e.now() + e.leaseMillis, ref);
+                    List<Object> r = e.kv.pipeline(List.of(e.wheel.incr(slot), e.claims.appendOp(ref)));
+                    got = claim(id, rec, e.wheel.entry(slot, (Long) r.get(0)));
                 } else { // this JVM's other worker holds the chat: journal only
+                    e.wheel.schedule(e.now() + e.leaseMillis, ref); // first: a journaled record is never unindexed
                     SetReply r = e.kv.set(e.keys.inbound(id.chat(), id.messageId()), rec.encode(),
                             SetOptions.nx(e.retentionMillis));
                     got = r.applied() ? Refused.CHAT_BUSY : Refused.DUPLICATE;
@@ -183,9 +191,9 @@ final class Inbox {
 
     /** Claim (logged first), handler, commit; the JVM's lock of the chat is held. */
     private HandleResult process(InboundId id) {
-        e.claims.append(Refs.inbound(id)); // first: a claim of this life is always in its log
         e.before("inbox.claim");
-        Object got = claim(id, null);
+        // the log entry ahead of the claim's WATCH: a claim of this life is always in its log
+        Object got = claim(id, null, Optimistic.Before.of(List.of(e.claims.appendOp(Refs.inbound(id)))));
         e.after("inbox.claim");
         return run(id, got);
     }
@@ -195,12 +203,12 @@ final class Inbox {
      * {@code journal} (a new delivery) a missing record is created from it (LEASED, or NEW when
      * the chat is busy) and an existing one is a duplicate. Returns a {@link Claim} or why not.
      */
-    private Object claim(InboundId id, Fields journal) {
+    private Object claim(InboundId id, Fields journal, Optimistic.Before before) {
         String rk = e.keys.inbound(id.chat(), id.messageId());
         String lk = e.keys.lease(id.chat());
         String sk = e.keys.state(id.chat());
         long now = e.now();
-        return Optimistic.run(e.kv, List.of(lk, rk, sk), r -> {
+        return Optimistic.run(e.kv, List.of(lk, rk, sk), before, r -> {
             Fields lease = Fields.decode(r.get(0));
             Fields rec = Fields.decode(r.get(1));
             if (journal != null && rec != null) {

@@ -1,5 +1,7 @@
 package dev.cajon.bot;
 
+import dev.cajon.bot.index.Wheel;
+import dev.cajon.bot.kv.Kv;
 import dev.cajon.bot.kv.KvException;
 import dev.cajon.bot.kv.Op;
 import dev.cajon.bot.kv.SetOptions;
@@ -43,9 +45,9 @@ final class Outbox {
         if (content.getBytes(StandardCharsets.UTF_8).length > e.maxPayloadBytes) {
             return bypass(chat, content, key, SendResult.Status.BYPASSED);
         }
-        SendResult journaled;
+        Calling calling;
         try {
-            journaled = journal(chat, content, key, e.now(), false);
+            calling = journalCalling(chat, content, key);
         } catch (KvException ex) {
             if (!e.failOpen) {
                 throw new JournalException("outbox could not record " + key, ex);
@@ -53,21 +55,116 @@ final class Outbox {
             Engine.log.warn("outbox store down, failOpen: sending {} unrecorded", key, ex);
             return bypass(chat, content, key, SendResult.Status.FAIL_OPEN);
         }
-        if (journaled == null) {
+        if (calling.tx() != null) {
+            return call(key, calling);
+        }
+        Fields f = calling.record(); // journaled before (a crash, a re-run handler): sent, or due now?
+        if (f != null && f.get("state").equals("PENDING") && f.getLong("due", 0) <= e.now()) {
             return attempt(key);
         }
-        if (journaled.status() == SendResult.Status.PENDING) {
-            Fields f = read(key); // journaled before, never claimed (a crash, a re-run handler): due now?
-            if (f != null && f.get("state").equals("PENDING") && f.getLong("due", 0) <= e.now()) {
-                return attempt(key);
+        return outcome(key, f, true);
+    }
+
+    /**
+     * A new send's journal, which is also its claim: the record is created CALLING under fence 1
+     * (SET NX), so there is no PENDING step to claim. Before it, in order, the wheel entry (the
+     * record is never unindexed; its look comes at the lease's end) and the claims log entry (a
+     * claim of this life is always in its log). Right after it, in its round trip, WATCH and GET
+     * of the record: when the GET shows the record as written, the claim holds, and the WATCH
+     * (kept through the provider call) lets markSent commit with EXEC alone, fenced. Three round
+     * trips. When the key was known, the record found instead (tx null).
+     */
+    private Calling journalCalling(String chat, String content, String key) {
+        String ref = Refs.outbound(key);
+        String rk = e.keys.outbound(key);
+        e.before("outbox.journal");
+        long now = e.now();
+        Wheel.Slot slot = e.wheel.slot(now + e.leaseMillis, ref);
+        List<Object> r = e.kv.pipeline(List.of(e.wheel.incr(slot), e.claims.appendOp(ref)));
+        e.wheel.finish(slot, (Long) r.get(0));
+        Fields rec = Fields.of().put("state", "CALLING").put("chat", chat).put("content", content)
+                .put("attempts", 0).put("due", now).put("fence", 1).put("created", now)
+                .put("owner", e.owner).put("until", now + e.leaseMillis);
+        String written = rec.encode();
+        Kv.Tx tx = e.kv.watch(List.of(rk), List.of(new Op.SetNx(rk, written, e.retentionMillis)));
+        Fields found;
+        try {
+            boolean created = (Boolean) tx.before().get(0);
+            String seen = tx.get(rk);
+            if (created) {
+                e.counters.outboxJournaled.increment();
+            }
+            if (created && written.equals(seen)) {
+                e.after("outbox.journal"); // a crash here: the finally gives the connection back
+                Calling c = new Calling(tx, new Claim(rec, 1), null);
+                tx = null; // handed over to call()
+                return c;
+            }
+            found = Fields.decode(seen);
+        } finally {
+            if (tx != null) {
+                tx.close();
             }
         }
-        return journaled;
+        e.after("outbox.journal");
+        return new Calling(null, null, found);
+    }
+
+    /** A new send's claim with its WATCH held (tx), or, for a known key, its record. */
+    private record Calling(Kv.Tx tx, Claim claim, Fields record) {
+    }
+
+    /** The provider call of a fresh claim, then markSent by EXEC on the WATCH kept since the claim. */
+    private SendResult call(String key, Calling calling) {
+        String rk = e.keys.outbound(key);
+        Claim claim = calling.claim();
+        Kv.Tx tx = calling.tx();
+        String pid;
+        try {
+            e.before("outbox.markCalling"); // the journal was the claim
+            e.after("outbox.markCalling");
+            e.before("provider.send");
+            pid = e.provider.send(claim.record().get("chat"), claim.record().get("content"));
+            e.after("provider.send");
+        } catch (Exception ex) {
+            tx.close(); // first: markFailed takes connections of its own
+            return markFailed(key, claim, ex);
+        } catch (Error err) {
+            tx.close();
+            throw err;
+        }
+        java.util.function.UnaryOperator<Fields> sent = c -> c.put("state", "SENT").put("pid", pid).put("owner", "")
+                .put("sentAt", e.now());
+        boolean ok = false;
+        boolean broken = false;
+        try {
+            e.before("outbox.markSent");
+            // nothing changed the record since the GET that showed our claim: EXEC is the fenced commit
+            Op mark = new Op.Set(rk, sent.apply(claim.record().copy()).encode(), e.retentionMillis);
+            ok = tx.exec(List.of(mark)) != null;
+        } catch (KvException ex) { // the held connection broke (a server's idle timeout during a long call)
+            broken = true;
+            Engine.log.debug("markSent of {} on its WATCH failed; the full commit decides", key, ex);
+        } finally {
+            tx.close();
+        }
+        if (!ok) { // something wrote the record meanwhile, or the EXEC's fate is unknown: the full check decides
+            ok = commit(rk, claim.fence(), sent);
+        }
+        if (!ok && broken) { // the EXEC may have gone through before the connection broke
+            Fields now = read(key);
+            ok = now != null && now.get("state").equals("SENT") && pid.equals(now.get("pid"));
+        }
+        e.after("outbox.markSent");
+        if (!ok) {
+            stale(Refs.outbound(key), "markSent");
+        }
+        return new SendResult(SendResult.Status.SENT, key, pid);
     }
 
     /** Records a send due at {@code notBefore}; a second enqueue of the key does nothing. */
     SendResult enqueue(String chat, String content, String key, long notBefore) {
-        SendResult existing = journal(chat, content, key, notBefore, true);
+        SendResult existing = journalDeferred(chat, content, key, notBefore);
         return existing != null ? existing : new SendResult(SendResult.Status.PENDING, key, null);
     }
 
@@ -87,13 +184,16 @@ final class Outbox {
         }
     }
 
-    /** The journal step: null when this call created the record, else the existing record's outcome. */
-    private SendResult journal(String chat, String content, String key, long due, boolean deferred) {
+    /**
+     * A deferred send's journal (PENDING, due at {@code due}): null when this call created it,
+     * else the known record's outcome.
+     */
+    private SendResult journalDeferred(String chat, String content, String key, long due) {
         // no lookup first: the SET NX below tells a new key from a known one, and a known key's
         // wheel entry only costs the sweeper one read later
         String ref = Refs.outbound(key);
         e.before("outbox.journal");
-        e.wheel.schedule(deferred ? due : e.now() + e.leaseMillis, ref);
+        e.wheel.schedule(due, ref);
         Fields rec = Fields.of().put("state", "PENDING").put("chat", chat).put("content", content)
                 .put("attempts", 0).put("due", due).put("fence", 0).put("created", e.now());
         SetReply r = e.kv.set(e.keys.outbound(key), rec.encode(), SetOptions.nx(e.retentionMillis));
@@ -102,9 +202,7 @@ final class Outbox {
             return outcome(key, read(key), true);
         }
         e.counters.outboxJournaled.increment();
-        if (deferred) {
-            e.counters.outboxDeferred.increment();
-        }
+        e.counters.outboxDeferred.increment();
         return null;
     }
 
@@ -135,10 +233,11 @@ final class Outbox {
     /** Claims a due PENDING record and calls the provider; see the class comment. */
     SendResult attempt(String key) {
         String rk = e.keys.outbound(key);
-        e.claims.append(Refs.outbound(key));
         long now = e.now();
         e.before("outbox.markCalling");
-        Object got = Optimistic.run(e.kv, List.of(rk), r -> {
+        // the log entry ahead of the WATCH: a claim of this life is always in its log
+        Optimistic.Before log = Optimistic.Before.of(List.of(e.claims.appendOp(Refs.outbound(key))));
+        Object got = Optimistic.run(e.kv, List.of(rk), log, r -> {
             Fields f = Fields.decode(r.get(0));
             if (f == null || !f.get("state").equals("PENDING") || f.getLong("due", 0) > now) {
                 return Optimistic.Plan.none(f);

@@ -92,6 +92,13 @@ class CostTest {
                         + "enqueue: %d%nsweep of 6 s (12 buckets) with the deferred send due: %d%n",
                         none, one, two, dup, sendAlone, deduped, enqueue, sweepDeferred);
                 assertEquals(two - one, one - none, "each send costs the same");
+                // the table in docs/BOT-ADAPTER.md: a change of the hot path must change it too
+                assertEquals(5, none, "handle, no send");
+                assertEquals(4, one - none, "each send inside the handler");
+                assertEquals(3, dup, "duplicate delivery");
+                assertEquals(4, sendAlone, "send outside a handler");
+                assertEquals(4, deduped, "send of a key already sent");
+                assertEquals(3, enqueue, "enqueue");
                 assertEquals(5, provider.calls().size(), "m1: 1, m2: 2, k1 once, the deferred k2 once");
                 assertEquals(1, provider.count("later"));
             }

@@ -65,6 +65,36 @@ class FencingTest {
         }
     }
 
+    /**
+     * A provider call frozen past its lease: another replica finds the send CALLING and expired,
+     * holds it as ambiguous; the frozen sender's markSent (EXEC on the WATCH it kept since its
+     * claim) must be rejected, counted, and leave the ambiguous record as it is.
+     */
+    @Test
+    void aSendFrozenInTheProviderPastItsLeaseCannotMarkItSent() throws Exception {
+        CountDownLatch calling = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try (BotAdapter a = fx.builder("replica-a").provider((chat, text) -> {
+                    calling.countDown();
+                    release.await(30, TimeUnit.SECONDS);
+                    return "pid-late";
+                }).build();
+             BotAdapter b = fx.builder("replica-b").build()) {
+            CompletableFuture<SendResult> r = CompletableFuture.supplyAsync(() -> a.send("c", "slow", "k"));
+            assertTrue(calling.await(10, TimeUnit.SECONDS));
+            assertEquals("CALLING", b.outbound("k").state());
+            fx.advance(Duration.ofSeconds(61)); // the send's lease runs out while the provider hangs
+            b.sweep();
+            assertEquals("AMBIGUOUS", b.outbound("k").state());
+            release.countDown();
+            r.get(10, TimeUnit.SECONDS);
+            assertEquals(1, a.metrics().staleLeases(), "the late markSent was rejected");
+            assertEquals("AMBIGUOUS", b.outbound("k").state(), "and wrote nothing");
+            assertEquals(null, b.outbound("k").providerMessageId());
+            assertEquals(1, b.metrics().outboxAmbiguous());
+        }
+    }
+
     @Test
     void otherChatsGoOnWhileOneChatIsBusy() throws Exception {
         CountDownLatch inside = new CountDownLatch(1);

@@ -174,7 +174,15 @@ class InboxTest {
             throw new KvException("down");
         }
 
+        public List<Object> pipeline(List<dev.cajon.bot.kv.Op> ops) {
+            throw new KvException("down");
+        }
+
         public Tx watch(List<String> keys) {
+            throw new KvException("down");
+        }
+
+        public Tx watch(List<String> keys, List<dev.cajon.bot.kv.Op> before) {
             throw new KvException("down");
         }
 

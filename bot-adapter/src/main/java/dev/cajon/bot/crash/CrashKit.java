@@ -140,10 +140,26 @@ public final class CrashKit implements Kv, StepHook {
     }
 
     @Override
-    public Tx watch(List<String> keys) {
+    public List<Object> pipeline(List<dev.cajon.bot.kv.Op> ops) {
         alive();
-        Tx tx = kv.watch(keys);
+        return kv.pipeline(ops);
+    }
+
+    @Override
+    public Tx watch(List<String> keys) {
+        return watch(keys, List.of());
+    }
+
+    @Override
+    public Tx watch(List<String> keys, List<dev.cajon.bot.kv.Op> before) {
+        alive();
+        Tx tx = kv.watch(keys, before);
         return new Tx() {
+            @Override
+            public List<Object> before() {
+                return tx.before();
+            }
+
             @Override
             public String get(String key) {
                 alive();

@@ -34,7 +34,8 @@ import java.util.function.LongSupplier;
  * again ({@code "S<n>"} keeps the count): entries may be seen twice, never lost, so whoever
  * consumes them must be idempotent (every record's state says whether there is work).
  *
- * <p>Costs: scheduling is 2 round trips; sweeping is 3 per bucket (WATCH, GET, EXEC) plus 1
+ * <p>Costs: scheduling is 2 round trips (the INCR can ride in a pipeline with other commands, and
+ * the SET NX ahead of a WATCH: see {@link Slot}); sweeping is 3 per bucket (WATCH, GET, EXEC) plus 1
  * per entry plus 2 (the cursor), and so proportional to the time elapsed and to what is due, never to what is kept.
  * Keys: a bucket's counter lives {@code sealTtl} after its seal; entries live until their due
  * time plus {@code entryGrace}.
@@ -64,20 +65,68 @@ public final class Wheel {
 
     /** Asks for {@code ref} to be handed to the sweeper at {@code dueMillis} (or a little after). */
     public void schedule(long dueMillis, String ref) {
+        Slot s = slot(dueMillis, ref);
+        scheduleFrom(s, s.bucket, MAX_BUCKET_TRIES);
+    }
+
+    /**
+     * A schedule taken apart, so that its two commands can ride with others: {@link #incr} first
+     * (pipelined with anything independent), then {@link #entry} on its answer, whose SET NX
+     * must be applied before the record it indexes is written.
+     */
+    public record Slot(String ref, long bucket, long now) {
+    }
+
+    public Slot slot(long dueMillis, String ref) {
         long now = clock.getAsLong();
-        long b = Math.max(bucketOf(dueMillis), Math.floorDiv(now, width) + 1);
-        for (int t = 0; t < MAX_BUCKET_TRIES; t++, b++) {
+        return new Slot(ref, Math.max(bucketOf(dueMillis), Math.floorDiv(now, width) + 1), now);
+    }
+
+    /** The slot's INCR of its bucket's counter. */
+    public Op incr(Slot s) {
+        return new Op.Incr(keys.bucketCount(s.bucket));
+    }
+
+    /**
+     * The entry's SET NX after the INCR answered {@code i}, with the rest of the schedule (the
+     * next buckets) should it be refused; when the INCR found the bucket sealed ({@code i} null)
+     * the rest is done here and nothing is left to send.
+     */
+    public Optimistic.Before entry(Slot s, Long i) {
+        if (i == null) {
+            scheduleFrom(s, s.bucket + 1, MAX_BUCKET_TRIES - 1);
+            return null;
+        }
+        Op set = new Op.SetNx(keys.bucketEntry(s.bucket, i), s.ref, ttl(s, s.bucket));
+        return new Optimistic.Before(List.of(set), r -> (Boolean) r.get(0),
+                () -> scheduleFrom(s, s.bucket + 1, MAX_BUCKET_TRIES - 1));
+    }
+
+    /** {@link #entry} sent on its own: the schedule is complete when this returns. */
+    public void finish(Slot s, Long i) {
+        Optimistic.Before b = entry(s, i);
+        if (b != null && !(Boolean) kv.pipeline(b.ops()).get(0)) {
+            b.fix().run();
+        }
+    }
+
+    private long ttl(Slot s, long b) {
+        return Math.max(1, b * width - s.now) + entryGrace;
+    }
+
+    private void scheduleFrom(Slot s, long from, int tries) {
+        long b = from;
+        for (int t = 0; t < tries; t++, b++) {
             Long i = kv.incr(keys.bucketCount(b));
             if (i == null) {
                 continue; // sealed: the sweeper has been here
             }
-            long ttl = Math.max(1, b * width - now) + entryGrace;
-            SetReply r = kv.set(keys.bucketEntry(b, i), ref, SetOptions.nx(ttl));
+            SetReply r = kv.set(keys.bucketEntry(b, i), s.ref, SetOptions.nx(ttl(s, b)));
             if (r.applied()) {
                 return;
             }
         }
-        throw new KvException("could not schedule " + ref + ": " + MAX_BUCKET_TRIES + " buckets sealed in a row");
+        throw new KvException("could not schedule " + s.ref + ": " + MAX_BUCKET_TRIES + " buckets sealed in a row");
     }
 
     /**

@@ -6,8 +6,9 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Counts what goes through the port: commands (as Redis counts them: MULTI, each queued write and
  * EXEC are three or more) and round trips (what a remote backend waits for: every single command
- * is one, WATCH with the GETs of the watched keys is one, any other GET inside a transaction is
- * one, and MULTI ... EXEC is one, all as JedisKv pipelines them). The costs in docs/BOT-ADAPTER.md were measured with it.
+ * is one, WATCH with the GETs of the watched keys (and the ops sent ahead of it) is one, any other
+ * GET inside a transaction is one, MULTI ... EXEC is one, and a {@link #pipeline} is one, all as
+ * JedisKv pipelines them off a cluster). The costs in docs/BOT-ADAPTER.md were measured with it.
  */
 public final class CountingKv implements Kv {
     private final Kv kv;
@@ -67,12 +68,31 @@ public final class CountingKv implements Kv {
     }
 
     @Override
+    public List<Object> pipeline(List<Op> ops) {
+        if (!ops.isEmpty()) {
+            roundTrips.increment();
+            commands.add(ops.size());
+        }
+        return kv.pipeline(ops);
+    }
+
+    @Override
     public Tx watch(List<String> keys) {
-        one(); // WATCH and the GET of each watched key, pipelined
-        commands.add(keys.size());
-        Tx tx = kv.watch(keys);
+        return watch(keys, List.of());
+    }
+
+    @Override
+    public Tx watch(List<String> keys, List<Op> before) {
+        one(); // the ops ahead, WATCH and the GET of each watched key, pipelined
+        commands.add(keys.size() + before.size());
+        Tx tx = kv.watch(keys, before);
         return new Tx() {
             private boolean executed;
+
+            @Override
+            public List<Object> before() {
+                return tx.before();
+            }
 
             @Override
             public String get(String key) {

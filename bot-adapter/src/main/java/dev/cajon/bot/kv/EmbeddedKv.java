@@ -111,6 +111,41 @@ public final class EmbeddedKv implements Kv {
         return new EmbeddedTx(ks, keys, watches);
     }
 
+    /** One op on its own: a single command of the keyspace (atomic on its key). */
+    private Object apply(Keyspace ks, Op op) {
+        if (op instanceof Op.Set s) {
+            return ks.set(bytes(s.key()), bytes(s.value()), SetCondition.ALWAYS,
+                    deadline(ks, s.pxMillis()), false).status() == OpStatus.OK;
+        } else if (op instanceof Op.SetNx s) {
+            return ks.set(bytes(s.key()), bytes(s.value()), SetCondition.IF_ABSENT,
+                    deadline(ks, s.pxMillis()), false).status() == OpStatus.OK;
+        } else if (op instanceof Op.Incr i) {
+            return incr(ks, i.key());
+        } else if (op instanceof Op.PExpire p) {
+            return ks.expireAt(bytes(p.key()), ks.clock().nowMillis() + p.millis(), ExpireCondition.NONE);
+        } else {
+            return ks.del(bytes(op.key()));
+        }
+    }
+
+    /** No round trips to save: the ops one after the other, in order. */
+    @Override
+    public List<Object> pipeline(List<Op> ops) {
+        List<Object> out = new ArrayList<>(ops.size());
+        for (Op op : ops) {
+            out.add(apply(keyspace(), op));
+        }
+        return out;
+    }
+
+    @Override
+    public Tx watch(List<String> keys, List<Op> before) {
+        List<Object> results = pipeline(before);
+        EmbeddedTx tx = (EmbeddedTx) watch(keys);
+        tx.before = results;
+        return tx;
+    }
+
     @Override
     public void close() {
         // the store belongs to the caller
@@ -121,11 +156,17 @@ public final class EmbeddedKv implements Kv {
         private final List<String> keys;
         private final List<Watch> watches;
         private boolean done;
+        private List<Object> before = List.of();
 
         EmbeddedTx(Keyspace watched, List<String> keys, List<Watch> watches) {
             this.watched = watched;
             this.keys = keys;
             this.watches = watches;
+        }
+
+        @Override
+        public List<Object> before() {
+            return before;
         }
 
         @Override
@@ -165,19 +206,6 @@ public final class EmbeddedKv implements Kv {
                 });
             } finally {
                 unwatch();
-            }
-        }
-
-        private Object apply(Keyspace ks, Op op) {
-            if (op instanceof Op.Set s) {
-                return ks.set(bytes(s.key()), bytes(s.value()), SetCondition.ALWAYS,
-                        deadline(ks, s.pxMillis()), false).status() == OpStatus.OK;
-            } else if (op instanceof Op.Incr i) {
-                return incr(ks, i.key());
-            } else if (op instanceof Op.PExpire p) {
-                return ks.expireAt(bytes(p.key()), ks.clock().nowMillis() + p.millis(), ExpireCondition.NONE);
-            } else {
-                return ks.del(bytes(op.key()));
             }
         }
 

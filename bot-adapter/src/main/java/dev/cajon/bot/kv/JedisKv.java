@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.function.Function;
 import redis.clients.jedis.ClientSetInfoConfig;
 import redis.clients.jedis.Connection;
+import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
@@ -19,6 +20,7 @@ import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.params.SetParams;
 import redis.clients.jedis.util.JedisClusterCRC16;
+import redis.clients.jedis.util.SafeEncoder;
 
 /**
  * The port over RESP with Jedis: {@link #remote} against one Cajon server or redis-server (a
@@ -31,6 +33,12 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * transaction costs two round trips. In a cluster every key of a transaction
  * must map to one slot; the keys the adapter builds share a hash tag, and anything else is
  * refused here before a command is sent.
+ *
+ * <p>A {@link #pipeline} is written whole on one pooled connection and its replies read after:
+ * one round trip, applied in order. The ops sent ahead of a WATCH go on the transaction's
+ * connection, in the same round trip. In a cluster, a pipeline, and ops ahead of a WATCH that
+ * are not all in the transaction's slot, are sent one command after the other through the
+ * unified client instead: in order, and a round trip each.
  */
 public final class JedisKv implements Kv {
     private final UnifiedJedis client;
@@ -54,9 +62,22 @@ public final class JedisKv implements Kv {
         return b.build();
     }
 
+    /**
+     * The pool of each server: a send holds one connection through the provider call (its WATCH,
+     * so that markSent is one EXEC), so it is larger than Jedis's 8; a holder never waits for a
+     * second connection, so a full pool only makes the next caller wait.
+     */
+    static ConnectionPoolConfig pool() {
+        ConnectionPoolConfig p = new ConnectionPoolConfig();
+        p.setMaxTotal(64);
+        p.setMaxIdle(64);
+        return p;
+    }
+
     /** One server: Cajon (an app's user and password) or a redis-server. */
     public static JedisKv remote(String host, int port, String user, String password) {
-        RedisClient c = RedisClient.builder().hostAndPort(host, port).clientConfig(config(user, password)).build();
+        RedisClient c = RedisClient.builder().hostAndPort(host, port).clientConfig(config(user, password))
+                .poolConfig(pool()).build();
         return new JedisKv(c, k -> c.getPool().getResource(), false);
     }
 
@@ -66,7 +87,8 @@ public final class JedisKv implements Kv {
 
     /** A Redis Cluster, found from any of {@code nodes}. */
     public static JedisKv cluster(Set<HostAndPort> nodes, String user, String password) {
-        JedisCluster c = JedisCluster.builder().nodes(nodes).clientConfig(config(user, password)).build();
+        JedisCluster c = JedisCluster.builder().nodes(nodes).clientConfig(config(user, password))
+                .poolConfig(pool()).build();
         return new JedisKv(c, k -> c.getConnectionFromSlot(JedisClusterCRC16.getSlot(k)), true);
     }
 
@@ -165,11 +187,96 @@ public final class JedisKv implements Kv {
     }
 
     @Override
+    public List<Object> pipeline(List<Op> ops) {
+        if (ops.isEmpty()) {
+            return List.of();
+        }
+        if (cluster) { // keys in several slots: one command after the other, in order
+            List<Object> out = new ArrayList<>(ops.size());
+            for (Op op : ops) {
+                out.add(single(op));
+            }
+            return out;
+        }
+        Connection c;
+        try {
+            c = txConnection.apply(ops.get(0).key());
+        } catch (JedisException e) {
+            throw failed("pipeline", e);
+        }
+        try (c) {
+            for (Op op : ops) {
+                send(c, op);
+            }
+            return results(ops, c.getMany(ops.size()));
+        } catch (JedisException e) {
+            throw failed("pipeline", e);
+        }
+    }
+
+    /** One op through the unified client (which follows MOVED and ASK in a cluster). */
+    private Object single(Op op) {
+        if (op instanceof Op.Set s) {
+            return set(s.key(), s.value(), SetOptions.px(s.pxMillis())).applied();
+        } else if (op instanceof Op.SetNx s) {
+            return set(s.key(), s.value(), SetOptions.nx(s.pxMillis())).applied();
+        } else if (op instanceof Op.Incr i) {
+            return incr(i.key());
+        } else if (op instanceof Op.PExpire p) {
+            return pexpire(p.key(), p.millis());
+        }
+        return del(op.key());
+    }
+
+    private static void send(Connection c, Op op) {
+        if (op instanceof Op.Set s) {
+            if (s.pxMillis() > 0) {
+                c.sendCommand(Protocol.Command.SET, s.key(), s.value(), "PX", Long.toString(s.pxMillis()));
+            } else {
+                c.sendCommand(Protocol.Command.SET, s.key(), s.value());
+            }
+        } else if (op instanceof Op.SetNx s) {
+            if (s.pxMillis() > 0) {
+                c.sendCommand(Protocol.Command.SET, s.key(), s.value(), "NX", "PX", Long.toString(s.pxMillis()));
+            } else {
+                c.sendCommand(Protocol.Command.SET, s.key(), s.value(), "NX");
+            }
+        } else if (op instanceof Op.Incr i) {
+            c.sendCommand(Protocol.Command.INCR, i.key());
+        } else if (op instanceof Op.PExpire p) {
+            c.sendCommand(Protocol.Command.PEXPIRE, p.key(), Long.toString(p.millis()));
+        } else {
+            c.sendCommand(Protocol.Command.DEL, op.key());
+        }
+    }
+
+    /** Raw replies (status and bulk as bytes, integers as Long, errors in place) as the ops' results. */
+    private static List<Object> results(List<Op> ops, List<Object> raw) {
+        List<Object> out = new ArrayList<>(ops.size());
+        for (int i = 0; i < ops.size(); i++) {
+            Object r = raw.get(i);
+            out.add(result(ops.get(i), r instanceof byte[] b ? SafeEncoder.encode(b) : r));
+        }
+        return out;
+    }
+
+    @Override
     public Tx watch(List<String> keys) {
+        return watch(keys, List.of());
+    }
+
+    @Override
+    public Tx watch(List<String> keys, List<Op> before) {
         if (keys.isEmpty()) {
             throw new IllegalArgumentException("WATCH needs a key");
         }
         sameSlot(keys.get(0), keys);
+        List<Op> ahead = before;
+        List<Object> beforeResults = List.of();
+        if (cluster && !before.isEmpty() && !inSlot(keys.get(0), before)) {
+            beforeResults = pipeline(before); // other nodes: first, on their own
+            ahead = List.of();
+        }
         Connection c;
         try {
             c = txConnection.apply(keys.get(0));
@@ -179,20 +286,61 @@ public final class JedisKv implements Kv {
         Jedis j = new Jedis(c);
         java.util.Map<String, String> read = new java.util.HashMap<>();
         try {
-            // WATCH and a GET of every watched key, pipelined: one round trip
+            // the ops ahead, WATCH and a GET of every watched key, pipelined: one round trip
+            for (Op op : ahead) {
+                send(c, op);
+            }
             c.sendCommand(Protocol.Command.WATCH, keys.toArray(new String[0]));
             for (String k : keys) {
                 c.sendCommand(Protocol.Command.GET, k);
             }
-            c.getStatusCodeReply();
-            for (String k : keys) {
-                read.put(k, c.getBulkReply());
+            List<Object> raw = c.getMany(ahead.size() + 1 + keys.size());
+            if (!ahead.isEmpty()) {
+                beforeResults = results(ahead, raw.subList(0, ahead.size()));
             }
-        } catch (JedisException e) {
+            if (raw.get(ahead.size()) instanceof JedisDataException e) {
+                throw e;
+            }
+            for (int i = 0; i < keys.size(); i++) {
+                Object v = raw.get(ahead.size() + 1 + i);
+                if (v instanceof JedisDataException e) {
+                    throw e;
+                }
+                read.put(keys.get(i), v == null ? null : SafeEncoder.encode((byte[]) v));
+            }
+        } catch (JedisException | KvException e) {
+            c.setBroken(); // a WATCH may be left on it: never hand it to the next caller
             c.close();
-            throw failed("WATCH", e);
+            throw e instanceof JedisException je ? failed("WATCH", je) : (KvException) e;
         }
-        return new JedisTx(keys.get(0), c, j, read);
+        return new JedisTx(keys.get(0), c, j, read, beforeResults);
+    }
+
+    /** An op's result from its reply (a status as a String, an integer as a Long, or the error). */
+    private static Object result(Op op, Object r) {
+        if (r instanceof JedisDataException e) {
+            if (op instanceof Op.Incr && notInteger(e)) {
+                return null;
+            }
+            throw failed(op.toString(), e);
+        }
+        if (op instanceof Op.Set || op instanceof Op.SetNx) {
+            return "OK".equals(r);
+        }
+        if (op instanceof Op.Incr) {
+            return (Long) r;
+        }
+        return ((Long) r) == 1L;
+    }
+
+    private boolean inSlot(String first, List<Op> ops) {
+        int slot = JedisClusterCRC16.getSlot(first);
+        for (Op op : ops) {
+            if (JedisClusterCRC16.getSlot(op.key()) != slot) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override
@@ -205,14 +353,22 @@ public final class JedisKv implements Kv {
         private final Connection connection;
         private final Jedis jedis;
         private final java.util.Map<String, String> read;
+        private final List<Object> before;
         private boolean done;
         private boolean broken;
 
-        JedisTx(String first, Connection connection, Jedis jedis, java.util.Map<String, String> read) {
+        JedisTx(String first, Connection connection, Jedis jedis, java.util.Map<String, String> read,
+                List<Object> before) {
             this.first = first;
             this.connection = connection;
             this.jedis = jedis;
             this.read = read;
+            this.before = before;
+        }
+
+        @Override
+        public List<Object> before() {
+            return before;
         }
 
         @Override
@@ -268,6 +424,9 @@ public final class JedisKv implements Kv {
                 } else {
                     t.set(s.key(), s.value());
                 }
+            } else if (op instanceof Op.SetNx s) {
+                SetParams p = new SetParams().nx();
+                t.set(s.key(), s.value(), s.pxMillis() > 0 ? p.px(s.pxMillis()) : p);
             } else if (op instanceof Op.Incr i) {
                 t.incr(i.key());
             } else if (op instanceof Op.PExpire p) {
@@ -277,21 +436,6 @@ public final class JedisKv implements Kv {
             }
         }
 
-        private Object result(Op op, Object r) {
-            if (r instanceof JedisDataException e) {
-                if (op instanceof Op.Incr && notInteger(e)) {
-                    return null;
-                }
-                throw failed("EXEC " + op, e);
-            }
-            if (op instanceof Op.Set) {
-                return "OK".equals(r);
-            }
-            if (op instanceof Op.Incr) {
-                return (Long) r;
-            }
-            return ((Long) r) == 1L;
-        }
 
         @Override
         public void close() {

@@ -43,6 +43,13 @@ public interface Kv extends AutoCloseable {
     boolean del(String key);
 
     /**
+     * Single commands sent together: one round trip for a remote backend. They are applied one
+     * after the other in this order, each atomic on its own and not together (a crash may
+     * leave a prefix applied). Returns one result per op, as {@link Tx#exec} does.
+     */
+    List<Object> pipeline(List<Op> ops);
+
+    /**
      * WATCH {@code keys}, and GET each of them right after the WATCH (a remote backend pipelines
      * the WATCH and the GETs: one round trip). Read them through {@link Tx#get}, then
      * {@link Tx#exec} the writes. The transaction must be closed (try-with-resources), executed
@@ -50,12 +57,24 @@ public interface Kv extends AutoCloseable {
      */
     Tx watch(List<String> keys);
 
+    /**
+     * {@link #pipeline}({@code before}), then {@link #watch}({@code keys}): one round trip for a
+     * remote backend when {@code before} stays in the slot of the watched keys (or off a
+     * cluster). Their results are in {@link Tx#before}; {@link Tx#get} sees what they wrote.
+     */
+    Tx watch(List<String> keys, List<Op> before);
+
     /** Releases the connections (or nothing, for the embedded store that the caller owns). */
     @Override
     void close();
 
     /** WATCH ... MULTI ... EXEC on one connection (or one keyspace). */
     interface Tx extends AutoCloseable {
+        /** The results of the ops sent ahead of the WATCH ({@link Kv#watch(List, List)}). */
+        default List<Object> before() {
+            return List.of();
+        }
+
         /** GET between WATCH and MULTI; for a watched key, the value read with the WATCH. */
         String get(String key);
 

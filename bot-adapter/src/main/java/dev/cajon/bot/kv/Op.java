@@ -1,9 +1,10 @@
 package dev.cajon.bot.kv;
 
 /**
- * A write queued between MULTI and EXEC. The result of each in EXEC's reply:
- * {@link Set} and {@link PExpire} and {@link Del} give a Boolean, {@link Incr} a Long (null when
- * the value is not an integer).
+ * A write queued between MULTI and EXEC, or sent alone in a {@link Kv#pipeline}. The result of
+ * each: {@link Set}, {@link SetNx}, {@link PExpire} and {@link Del} give a Boolean (whether it
+ * wrote, or whether the key existed), {@link Incr} a Long (null when the value is not an
+ * integer).
  */
 public sealed interface Op {
     String key();
@@ -13,6 +14,13 @@ public sealed interface Op {
 
     /** SET key value [PX ms] (no condition: a watched transaction decides before MULTI). */
     record Set(String key, String value, long pxMillis) implements Op {
+        public Class<?> resultType() {
+            return Boolean.class;
+        }
+    }
+
+    /** SET key value NX [PX ms]: true when it wrote (the key was absent). */
+    record SetNx(String key, String value, long pxMillis) implements Op {
         public Class<?> resultType() {
             return Boolean.class;
         }

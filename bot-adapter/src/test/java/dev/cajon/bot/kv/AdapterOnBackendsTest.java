@@ -8,6 +8,7 @@ import dev.cajon.bot.BotAdapter;
 import dev.cajon.bot.FakeProvider;
 import dev.cajon.bot.HandleResult;
 import dev.cajon.bot.InboundMessage;
+import dev.cajon.bot.SendResult;
 import dev.cajon.bot.crash.CrashKit;
 import dev.cajon.server.CajonServer;
 import dev.cajon.server.ServerConfig;
@@ -27,6 +28,8 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Protocol;
 
 /**
  * The whole adapter, not just the port, over RESP: a Cajon server, a real redis-server and a
@@ -120,6 +123,36 @@ class AdapterOnBackendsTest {
             if (redis != null) {
                 kv.close();
                 redis.close();
+            }
+        }
+
+        /**
+         * The connection a send keeps (its WATCH) through the provider call is closed by the
+         * server meanwhile (as an idle timeout would): markSent still records the send, fenced,
+         * through a fresh connection, and nothing is reported stale.
+         */
+        @Test
+        void aSendWhoseWatchConnectionDiesDuringTheProviderCallIsStillRecordedSent() {
+            String ns = "killed" + NS.incrementAndGet();
+            try (Jedis probe = new Jedis("127.0.0.1", redis.port());
+                 BotAdapter bot = bot(ns).provider((chat, text) -> {
+                     int killed = 0;
+                     for (String line : probe.clientList().split("\n")) {
+                         if (line.contains(" cmd=get ")) { // the GET right after the send's WATCH
+                             String id = line.substring(3, line.indexOf(' '));
+                             probe.sendCommand(Protocol.Command.CLIENT, "KILL", "ID", id);
+                             killed++;
+                         }
+                     }
+                     assertEquals(1, killed, "one connection's last command is the GET after the send's WATCH");
+                     return provider.send(chat, text);
+                 }).build()) {
+                SendResult r = bot.send("+54944", "hola " + ns, "k-" + ns);
+                assertEquals(SendResult.Status.SENT, r.status());
+                assertEquals("SENT", bot.outbound("k-" + ns).state());
+                assertEquals(r.providerMessageId(), bot.outbound("k-" + ns).providerMessageId());
+                assertEquals(0, bot.metrics().staleLeases());
+                assertEquals(1, provider.count("hola " + ns));
             }
         }
 

@@ -192,6 +192,74 @@ abstract class KvContract {
         }
     }
 
+    @Test
+    void aPipelineAppliesItsOpsInOrderAndReportsEachResult() {
+        String t = tag();
+        String other = tag(); // another hash tag: in a cluster, most likely another slot
+        String a = key(t, "a");
+        String n = key(other, "n");
+        String s = key(t, "s");
+        String gone = key(other, "gone");
+        kv().set(s, "text");
+        kv().set(gone, "x");
+        List<Object> r = kv().pipeline(List.of(new Op.SetNx(a, "first", 30_000), new Op.SetNx(a, "second", 0),
+                new Op.Incr(n), new Op.Incr(n), new Op.Incr(s), new Op.Set(key(t, "b"), "plain", 0),
+                new Op.Del(gone), new Op.PExpire(n, 20_000)));
+        assertEquals(java.util.Arrays.asList(true, false, 1L, 2L, null, true, true, true), r);
+        assertEquals("first", kv().get(a));
+        long ttl = pttl(a);
+        assertTrue(ttl > 0 && ttl <= 30_000, "PTTL after SET NX PX 30000 in a pipeline: " + ttl);
+        assertEquals("2", kv().get(n));
+        assertEquals("text", kv().get(s));
+        assertEquals("plain", kv().get(key(t, "b")));
+        assertNull(kv().get(gone));
+        assertEquals(List.of(), kv().pipeline(List.of()));
+    }
+
+    @Test
+    void opsSentAheadOfAWatchAreAppliedBeforeItAndDoNotAbortTheExec() {
+        String t = tag();
+        String k = key(t, "k");
+        String elsewhere = key(tag(), "entry");
+        kv().set(elsewhere, "taken");
+        try (Kv.Tx tx = kv().watch(List.of(k), List.of(new Op.SetNx(elsewhere, "x", 0), new Op.SetNx(k, "mine", 0)))) {
+            assertEquals(List.of(false, true), tx.before());
+            assertEquals("mine", tx.get(k), "the GET after the WATCH sees the op sent ahead");
+            assertEquals(List.of(true), tx.exec(List.of(new Op.Set(k, "committed", 0))));
+        }
+        assertEquals("committed", kv().get(k));
+        assertEquals("taken", kv().get(elsewhere));
+    }
+
+    @Test
+    void aWatchWithOpsAheadStillAbortsWhenTheKeyChangesAfterIt() {
+        String t = tag();
+        String k = key(t, "k");
+        try (Kv.Tx tx = kv().watch(List.of(k), List.of(new Op.SetNx(k, "mine", 0)))) {
+            assertEquals(List.of(true), tx.before());
+            kv().set(k, "changed elsewhere");
+            assertNull(tx.exec(List.of(new Op.Set(k, "committed", 0))));
+        }
+        assertEquals("changed elsewhere", kv().get(k));
+        try (Kv.Tx tx = kv().watch(List.of(k), List.of())) {
+            assertEquals(List.of(), tx.before());
+            assertEquals("changed elsewhere", tx.get(k));
+        }
+    }
+
+    @Test
+    void setNxInsideExecWritesOnlyWhenAbsent() {
+        String t = tag();
+        String a = key(t, "a");
+        List<Object> r;
+        try (Kv.Tx tx = kv().watch(List.of(a))) {
+            r = tx.exec(List.of(new Op.SetNx(a, "x", 10_000), new Op.SetNx(a, "y", 0)));
+        }
+        assertEquals(List.of(true, false), r);
+        assertEquals("x", kv().get(a));
+        assertTrue(pttl(a) > 0);
+    }
+
     /** Optimistic read-modify-write from several threads: WATCH makes every increment count. */
     @Test
     void optimisticIncrementsFromManyThreadsLoseNoUpdate() throws Exception {
