@@ -23,7 +23,7 @@ import java.util.Set;
  * CONFIG REWRITE, as Redis's rewriteConfig: the file keeps its comments, blank lines and the lines
  * of unchanged parameters as they are; the first line of a changed parameter is replaced in
  * place (its later lines dropped), and parameters the file lacks whose value is not the default
- * are appended under {@value #SIGNATURE}. The new file replaces the old one atomically.
+ * are appended under {@value #SIGNATURE} (written once). The new file replaces the old one atomically.
  */
 public final class ConfigRewrite {
     private ConfigRewrite() {
@@ -60,10 +60,11 @@ public final class ConfigRewrite {
         List<String> lines = Files.exists(file) ? Files.readAllLines(file, StandardCharsets.UTF_8) : List.of();
         List<String> out = new ArrayList<>();
         Set<String> seen = new HashSet<>();
+        boolean needsSignature = true;
         for (String line : lines) {
             String t = ConfigFile.trim(line);
             if (t.equals(SIGNATURE)) {
-                continue; // written again above whatever this rewrite appends
+                needsSignature = false; // an earlier rewrite's: kept, and not written twice
             }
             List<String> args = t.isEmpty() || t.charAt(0) == '#' ? null : ConfigFile.split(t);
             String name = args == null || args.isEmpty() ? null : args.get(0).toLowerCase(Locale.ROOT);
@@ -82,12 +83,11 @@ public final class ConfigRewrite {
             }
             out.add(current.get(name).equals(old) ? line : line(name, current.get(name)));
         }
-        boolean tail = false;
         for (Map.Entry<String, String> e : current.entrySet()) {
             if (!seen.contains(e.getKey()) && !e.getValue().equals(defaults.get(e.getKey()))) {
-                if (!tail) {
+                if (needsSignature) {
                     out.add(SIGNATURE);
-                    tail = true;
+                    needsSignature = false;
                 }
                 out.add(line(e.getKey(), e.getValue()));
             }
