@@ -10,8 +10,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code cajon-server [--bind ADDR] [--port N] [--dir DIR] [--requirepass PASS]}: runs the server
- * in the foreground.
+ * {@code cajon-server [--config FILE] [--bind ADDR] [--port N] [--dir DIR] [--requirepass PASS]}: runs
+ * the server in the foreground.
  */
 @Command(name = "cajon-server", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
         description = "Cajon: a Redis-compatible key-value server on persisted Chronicle Map storage.")
@@ -346,7 +346,7 @@ public final class Main implements Callable<Integer> {
                     }
                     break;
                 default:
-                    return null;
+                    return null; // --config too: picocli's path knows which options the command line gave
             }
         }
         return m;

@@ -28,7 +28,7 @@ import java.util.function.Function;
  * parameters, so a glob pattern matches fewer names here. The connection limits
  * ({@link LimitParameters}: maxclients, timeout, tcp-keepalive, proto-max-bulk-len,
  * client-query-buffer-limit, client-output-buffer-limit, protected-mode) change at run time, with
- * Redis's checks and errors. The other settings come from the command line and cannot change
+ * Redis's checks and errors. The other settings come from the command line or the config file and cannot change
  * while Cajon runs, so SET accepts only a parameter's current value and refuses any change with
  * Redis's "immutable config" error (and an unknown name with Redis's unknown-option error). REWRITE writes
  * the values in force back to the {@code --config} file, or answers as Redis does without one.

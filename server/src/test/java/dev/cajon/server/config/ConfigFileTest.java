@@ -83,6 +83,24 @@ class ConfigFileTest {
         assertTrue(error("include /etc/other.conf").reason.contains("include is not supported"));
     }
 
+    /** The example cajon.conf of docs/OPERATIONS.md is a file Cajon starts with. */
+    @Test
+    void theDocumentedExampleParses() throws Exception {
+        Path docs = Path.of("").toAbsolutePath();
+        while (docs != null && !java.nio.file.Files.isRegularFile(docs.resolve("docs/OPERATIONS.md"))) {
+            docs = docs.getParent();
+        }
+        assertTrue(docs != null, "docs/OPERATIONS.md above the working directory");
+        String text = java.nio.file.Files.readString(docs.resolve("docs/OPERATIONS.md"));
+        int start = text.indexOf("```\n# /etc/cajon/cajon.conf\n");
+        assertTrue(start >= 0, "the example in OPERATIONS.md");
+        String block = text.substring(start + 4, text.indexOf("```", start + 4));
+        Map<String, String> v = ConfigFile.parse(List.of(block.split("\n")));
+        assertEquals("change me", v.get("requirepass"));
+        assertEquals("normal 67108864 16777216 60", v.get("client-output-buffer-limit"));
+        assertEquals(16, v.size());
+    }
+
     @Test
     void readsAFile(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
         Path f = tmp.resolve("cajon.conf");
