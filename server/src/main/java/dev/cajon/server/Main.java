@@ -187,7 +187,10 @@ public final class Main implements Callable<Integer> {
         try {
             file = dev.cajon.server.config.ConfigFile.read(config);
         } catch (java.io.IOException e) {
-            System.err.println("Fatal error, can't open config file '" + config + "': " + e);
+            // redis-server's words, with strerror's text for the usual two
+            String why = e instanceof java.nio.file.NoSuchFileException ? "No such file or directory"
+                    : e instanceof java.nio.file.AccessDeniedException ? "Permission denied" : String.valueOf(e.getMessage());
+            System.err.println("Fatal error, can't open config file '" + config + "': " + why);
             return 1;
         } catch (dev.cajon.server.config.ConfigFile.Error e) {
             System.err.print(e.fatal());

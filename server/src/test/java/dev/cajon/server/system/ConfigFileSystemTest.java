@@ -115,5 +115,12 @@ class ConfigFileSystemTest {
         assertTrue(p.output().contains("*** FATAL CONFIG FILE ERROR (Redis 7.0.15) ***\n"
                 + "Reading the configuration file, at line 3\n>>> 'maxclients lots'\n"
                 + "argument couldn't be parsed into an integer"), p.output());
+
+        Path missing = tmp.resolve("missing.conf");
+        CajonProcess q = SERVERS.launch("conf-missing", command("--config", missing.toString()), 0, tmp.resolve("data"));
+        assertEquals(1, q.awaitExit(Duration.ofSeconds(60)));
+        q.awaitOutputEnd(Duration.ofSeconds(10));
+        assertTrue(q.output().contains("Fatal error, can't open config file '" + missing + "': No such file or directory"),
+                q.output());
     }
 }
