@@ -10,8 +10,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code cajon-server [--bind ADDR] [--port N] [--dir DIR] [--requirepass PASS]}: runs the server
- * in the foreground.
+ * {@code cajon-server [--config FILE] [--bind ADDR] [--port N] [--dir DIR] [--requirepass PASS]}: runs
+ * the server in the foreground.
  */
 @Command(name = "cajon-server", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
         description = "Cajon: a Redis-compatible key-value server on persisted Chronicle Map storage.")
@@ -23,6 +23,17 @@ public final class Main implements Callable<Integer> {
     private static final class Log {
         static final Logger LOG = LoggerFactory.getLogger(Main.class);
     }
+
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "Read redis.conf-style 'name value' lines (bind, port, ... : these options' names without"
+                    + " the dashes); options given here override the file, and CONFIG REWRITE writes it back.")
+    Path config;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** Set on the Main that already holds the file's values under the command line's. */
+    private boolean configMerged;
 
     @Option(names = "--bind", paramLabel = "ADDR", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
     String bind = ServerConfig.DEFAULT_BIND;
@@ -166,8 +177,46 @@ public final class Main implements Callable<Integer> {
         return t;
     }
 
+    /**
+     * With {@code --config}: the file's lines as options, each one the command line does not give
+     * itself, before the command line's own, parsed again by picocli; exits 1 with redis-server's
+     * message for a bad line.
+     */
+    private Integer callWithConfig() throws Exception {
+        java.util.Map<String, String> file;
+        try {
+            file = dev.cajon.server.config.ConfigFile.read(config);
+        } catch (java.io.IOException e) {
+            // redis-server's words, with strerror's text for the usual two
+            String why = e instanceof java.nio.file.NoSuchFileException ? "No such file or directory"
+                    : e instanceof java.nio.file.AccessDeniedException ? "Permission denied" : String.valueOf(e.getMessage());
+            System.err.println("Fatal error, can't open config file '" + config + "': " + why);
+            return 1;
+        } catch (dev.cajon.server.config.ConfigFile.Error e) {
+            System.err.print(e.fatal());
+            return 1;
+        }
+        CommandLine.ParseResult given = spec.commandLine().getParseResult();
+        java.util.List<String> args = new java.util.ArrayList<>();
+        for (java.util.Map.Entry<String, String> e : file.entrySet()) {
+            boolean noPassword = e.getKey().equals("requirepass") && e.getValue().isEmpty();
+            if (!noPassword && !given.hasMatchedOption("--" + e.getKey())) {
+                args.add("--" + e.getKey() + "=" + e.getValue());
+            }
+        }
+        args.addAll(given.originalArgs());
+        Main merged = new Main();
+        new CommandLine(merged).parseArgs(args.toArray(new String[0]));
+        merged.configMerged = true;
+        merged.config = config.toAbsolutePath().normalize();
+        return merged.call();
+    }
+
     @Override
     public Integer call() throws Exception {
+        if (config != null && !configMerged) {
+            return callWithConfig();
+        }
         long t0 = System.nanoTime();
         ServerConfig cfg = ServerConfig.defaults().withBind(bind).withPort(port).withDir(dir).withIoThreads(ioThreads).withExpiryThreads(expiryThreads)
                 .withExpiryWarmup(expiryWarmup).withRequirepass(requirepass)
@@ -182,7 +231,7 @@ public final class Main implements Callable<Integer> {
         // as redis-server: raise the open files limit for maxclients, or lower maxclients to fit
         // (and one descriptor per open keyspace, which the budget bounds)
         limits = limits.withMaxclients(dev.cajon.server.limits.FdLimit.adjust(limits.maxclients(), maxOpenKeyspaces));
-        cfg = cfg.withNet(limits);
+        cfg = cfg.withNet(limits).withConfigFile(config);
         CajonServer server;
         try {
             server = CajonServer.start(cfg);
@@ -300,7 +349,7 @@ public final class Main implements Callable<Integer> {
                     }
                     break;
                 default:
-                    return null;
+                    return null; // --config too: picocli's path knows which options the command line gave
             }
         }
         return m;

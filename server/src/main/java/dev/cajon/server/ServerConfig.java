@@ -28,11 +28,13 @@ import java.nio.file.Path;
  * @param maxOpenKeyspaces at most this many keyspaces (app, db) have their map mapped; past it the
  *                    least recently used are released (each mapped one holds a file descriptor)
  * @param keyspaceIdleSeconds a keyspace unused this long is released (0: only past the budget)
+ * @param configFile  the file given with {@code --config}, absolute (null: none); CONFIG REWRITE writes it
  */
 public record ServerConfig(String bind, int port, Path dir, Clock clock, int ioThreads, boolean activeExpiry,
                            int expiryThreads, boolean expiryWarmup, String requirepass, int metricsPort,
                            String metricsBind, long appMaxKeys, long appMaxBytes,
-                           dev.cajon.server.limits.NetSettings net, int maxOpenKeyspaces, long keyspaceIdleSeconds) {
+                           dev.cajon.server.limits.NetSettings net, int maxOpenKeyspaces, long keyspaceIdleSeconds,
+                           Path configFile) {
     public static final String DEFAULT_BIND = "127.0.0.1";
     public static final int DEFAULT_PORT = 6379;
     public static final Path DEFAULT_DIR = Path.of("data");
@@ -47,77 +49,83 @@ public record ServerConfig(String bind, int port, Path dir, Clock clock, int ioT
     public static ServerConfig defaults() {
         return new ServerConfig(DEFAULT_BIND, DEFAULT_PORT, DEFAULT_DIR, Clock.SYSTEM, 0, true, 0, true, null, METRICS_OFF,
                 DEFAULT_METRICS_BIND, 0, 0, dev.cajon.server.limits.NetSettings.defaults(), DEFAULT_MAX_OPEN_KEYSPACES,
-                DEFAULT_KEYSPACE_IDLE_SECONDS);
+                DEFAULT_KEYSPACE_IDLE_SECONDS, null);
     }
 
     public ServerConfig withPort(int p) {
         return new ServerConfig(bind, p, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile);
     }
 
     public ServerConfig withDir(Path d) {
         return new ServerConfig(bind, port, d, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile);
     }
 
     public ServerConfig withBind(String b) {
         return new ServerConfig(b, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile);
     }
 
     public ServerConfig withClock(Clock c) {
         return new ServerConfig(bind, port, dir, c, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile);
     }
 
     public ServerConfig withActiveExpiry(boolean on) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, on, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile);
     }
 
     public ServerConfig withExpiryThreads(int n) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, n, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile);
     }
 
     public ServerConfig withIoThreads(int n) {
         return new ServerConfig(bind, port, dir, clock, n, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile);
     }
 
     public ServerConfig withExpiryWarmup(boolean on) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, on, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile);
     }
 
     /** {@code --requirepass}: the default user needs this password (null: no password). */
     public ServerConfig withRequirepass(String pass) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, pass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile);
     }
 
     /** The record's fields, with the password hidden. */
     public ServerConfig withMetrics(int p, String b) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                p, b, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds);
+                p, b, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile);
     }
 
     /** {@code --app-max-keys} and {@code --app-max-bytes}: the quota of apps without their own. */
     public ServerConfig withAppQuota(long keys, long bytes) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, keys, bytes, net, maxOpenKeyspaces, keyspaceIdleSeconds);
+                metricsPort, metricsBind, keys, bytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile);
     }
 
     /** The connection limits: {@code --maxclients}, {@code --timeout}, ... */
     public ServerConfig withNet(dev.cajon.server.limits.NetSettings n) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, n, maxOpenKeyspaces, keyspaceIdleSeconds);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, n, maxOpenKeyspaces, keyspaceIdleSeconds, configFile);
     }
 
     /** {@code --max-open-keyspaces} and {@code --keyspace-idle}: when idle keyspaces are released. */
     public ServerConfig withIdleKeyspaces(int maxOpen, long idleSeconds) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpen, idleSeconds);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpen, idleSeconds, configFile);
+    }
+
+    /** {@code --config}: the file CONFIG REWRITE writes back (null: none). */
+    public ServerConfig withConfigFile(Path file) {
+        return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, file);
     }
 
     public boolean metricsOn() {
@@ -131,6 +139,6 @@ public record ServerConfig(String bind, int port, Path dir, Clock clock, int ioT
                 + ", expiryWarmup=" + expiryWarmup + ", requirepass=" + (requirepass == null ? "none" : "(hidden)")
                 + ", metricsPort=" + metricsPort + ", metricsBind=" + metricsBind + ", appMaxKeys=" + appMaxKeys
                 + ", appMaxBytes=" + appMaxBytes + ", net=" + net + ", maxOpenKeyspaces=" + maxOpenKeyspaces
-                + ", keyspaceIdleSeconds=" + keyspaceIdleSeconds + "]";
+                + ", keyspaceIdleSeconds=" + keyspaceIdleSeconds + ", configFile=" + configFile + "]";
     }
 }

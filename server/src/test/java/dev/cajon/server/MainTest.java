@@ -72,6 +72,16 @@ class MainTest {
     }
 
     @Test
+    void aConfigFileGoesThroughPicocli() {
+        // picocli's parse result is what tells the file's values from the flags that override them
+        assertEquals(null, Main.quickParse(new String[] {"--config", "cajon.conf"}));
+        assertEquals(null, Main.quickParse(new String[] {"--port", "7000", "--config=cajon.conf"}));
+        Main m = new Main();
+        new CommandLine(m).parseArgs("--config", "cajon.conf");
+        assertEquals(java.nio.file.Path.of("cajon.conf"), m.config);
+    }
+
+    @Test
     void theExpiryWarmupIsOnUnlessTurnedOff() {
         Main quick = Main.quickParse(new String[] {"--port", "7000"});
         assertNotNull(quick);

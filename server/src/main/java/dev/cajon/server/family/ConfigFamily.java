@@ -28,10 +28,10 @@ import java.util.function.Function;
  * parameters, so a glob pattern matches fewer names here. The connection limits
  * ({@link LimitParameters}: maxclients, timeout, tcp-keepalive, proto-max-bulk-len,
  * client-query-buffer-limit, client-output-buffer-limit, protected-mode) change at run time, with
- * Redis's checks and errors. The other settings come from the command line and cannot change
+ * Redis's checks and errors. The other settings come from the command line or the config file and cannot change
  * while Cajon runs, so SET accepts only a parameter's current value and refuses any change with
- * Redis's "immutable config" error (and an unknown name with Redis's unknown-option error). There is no
- * config file, so REWRITE answers as Redis does without one.
+ * Redis's "immutable config" error (and an unknown name with Redis's unknown-option error). REWRITE writes
+ * the values in force back to the {@code --config} file, or answers as Redis does without one.
  */
 public final class ConfigFamily {
     private ConfigFamily() {
@@ -45,6 +45,8 @@ public final class ConfigFamily {
         p.put("bind", s -> s.config().bind());
         p.put("port", s -> Integer.toString(s.port()));
         p.put("dir", s -> s.config().dir().toAbsolutePath().normalize().toString());
+        // shown in clear, as Redis 7.0 does (CONFIG is an admin command)
+        p.put("requirepass", s -> s.config().requirepass() == null ? "" : s.config().requirepass());
         p.put("databases", s -> Integer.toString(ServerContext.DATABASES));
         // every acknowledged write is already in the map files: no snapshots and no AOF to configure
         p.put("save", s -> "");
@@ -140,8 +142,22 @@ public final class ConfigFamily {
         c.ok();
     }
 
+    /** CONFIG REWRITE: the values in force written back to the {@code --config} file ({@link dev.cajon.server.config.ConfigRewrite}). */
     static void rewrite(Ctx c) {
-        throw new CommandError(RedisErrors.NO_CONFIG_FILE);
+        java.nio.file.Path file = c.server().config().configFile();
+        if (file == null) {
+            throw new CommandError(RedisErrors.NO_CONFIG_FILE);
+        }
+        try {
+            dev.cajon.server.config.ConfigRewrite.rewrite(file,
+                    dev.cajon.server.config.ConfigRewrite.values(c.server().config(), c.server().netLimits()),
+                    dev.cajon.server.config.ConfigRewrite.values(dev.cajon.server.ServerConfig.defaults(),
+                            new dev.cajon.server.limits.NetLimits(dev.cajon.server.limits.NetSettings.defaults())));
+        } catch (java.io.IOException | RuntimeException e) {
+            // Redis's reply when the rewrite fails
+            throw new CommandError("ERR Rewriting config file: " + e.getMessage());
+        }
+        c.ok();
     }
 
     static void help(Ctx c) {

@@ -26,16 +26,48 @@ public final class LimitParameters {
             "client-query-buffer-limit", "client-output-buffer-limit", "protected-mode");
 
     public static void addGetters(Map<String, Function<ServerContext, String>> p) {
-        p.put("maxclients", s -> Integer.toString(s.netLimits().maxclients()));
-        p.put("timeout", s -> Integer.toString(s.netLimits().timeout()));
-        p.put("tcp-keepalive", s -> Integer.toString(s.netLimits().tcpKeepalive()));
-        p.put("proto-max-bulk-len", s -> Long.toString(s.netLimits().protoMaxBulkLen()));
-        p.put("client-query-buffer-limit", s -> Long.toString(s.netLimits().clientQueryBufferLimit()));
-        p.put("client-output-buffer-limit", s -> {
-            NetLimits l = s.netLimits();
-            return "normal " + l.outputHard() + " " + l.outputSoft() + " " + l.outputSoftSeconds() + " " + others;
-        });
-        p.put("protected-mode", s -> s.netLimits().protectedMode() ? "yes" : "no");
+        for (String n : new String[] {"maxclients", "timeout", "tcp-keepalive", "proto-max-bulk-len",
+            "client-query-buffer-limit", "client-output-buffer-limit", "protected-mode"}) {
+            p.put(n, s -> value(s.netLimits(), n));
+        }
+    }
+
+    /** The value of one of {@link #NAMES} as CONFIG GET shows it. */
+    public static String value(NetLimits l, String name) {
+        switch (name) {
+            case "maxclients":
+                return Integer.toString(l.maxclients());
+            case "timeout":
+                return Integer.toString(l.timeout());
+            case "tcp-keepalive":
+                return Integer.toString(l.tcpKeepalive());
+            case "proto-max-bulk-len":
+                return Long.toString(l.protoMaxBulkLen());
+            case "client-query-buffer-limit":
+                return Long.toString(l.clientQueryBufferLimit());
+            case "client-output-buffer-limit":
+                return normalOutputLimit(l) + " " + others;
+            case "protected-mode":
+                return l.protectedMode() ? "yes" : "no";
+            default:
+                throw new IllegalArgumentException(name);
+        }
+    }
+
+    /** "normal HARD SOFT SECONDS" of client-output-buffer-limit. */
+    public static String normalOutputLimit(NetLimits l) {
+        return "normal " + l.outputHard() + " " + l.outputSoft() + " " + l.outputSoftSeconds();
+    }
+
+    /** A refusal of {@link #prepare}, integer or memory for {@code name}: its reason alone (what a config file error shows). */
+    public static String reason(byte[] name, CommandError e) {
+        String prefix = RedisErrors.configSetFailed(name, "");
+        String m = e.getMessage();
+        return m.startsWith(prefix) ? m.substring(prefix.length()) : m;
+    }
+
+    private static CommandError invalid(byte[] name, String reason) {
+        return new CommandError(RedisErrors.configSetFailed(name, reason));
     }
 
     /**
@@ -43,17 +75,25 @@ public final class LimitParameters {
      * Redis's error for the value.
      */
     public static Runnable prepare(ServerContext s, byte[] name, byte[] rawValue) {
+        return prepare(s.netLimits(), name, rawValue, true);
+    }
+
+    /**
+     * The same check for {@code l}; {@code live} false (a config file read before the server
+     * starts) skips the open files check, which the launcher's raising of the limit settles, and
+     * leaves the shown classes other than normal alone.
+     */
+    public static Runnable prepare(NetLimits l, byte[] name, byte[] rawValue, boolean live) {
         String n = new String(name, StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT);
         String v = new String(rawValue, StandardCharsets.ISO_8859_1);
-        NetLimits l = s.netLimits();
         switch (n) {
             case "maxclients": {
                 long c = integer(name, v, 1, 4294967295L);
-                long fd = FdLimit.current();
+                long fd = live ? FdLimit.current() : -1;
                 if (fd > 0 && fd != Long.MAX_VALUE && NetLimits.descriptorsFor((int) Math.min(c, Integer.MAX_VALUE)) > fd) {
-                    throw new CommandError(RedisErrors.configSetFailed(name,
+                    throw invalid(name,
                             "The operating system is not able to handle the specified number of clients, try with "
-                                    + FdLimit.fit(Integer.MAX_VALUE, fd)));
+                                    + FdLimit.fit(Integer.MAX_VALUE, fd));
                 }
                 return () -> l.maxclients((int) Math.min(c, Integer.MAX_VALUE));
             }
@@ -76,22 +116,22 @@ public final class LimitParameters {
             case "protected-mode": {
                 String y = v.toLowerCase(Locale.ROOT);
                 if (!y.equals("yes") && !y.equals("no")) {
-                    throw new CommandError(RedisErrors.configSetFailed(name, "argument must be 'yes' or 'no'"));
+                    throw invalid(name, "argument must be 'yes' or 'no'");
                 }
                 return () -> l.protectedMode(y.equals("yes"));
             }
             case "client-output-buffer-limit":
-                return outputLimit(l, name, v);
+                return outputLimit(l, name, v, live);
             default:
                 return null;
         }
     }
 
     /** "class hard soft seconds" repeated, as Redis's updateClientOutputBufferLimit. */
-    private static Runnable outputLimit(NetLimits l, byte[] name, String v) {
+    private static Runnable outputLimit(NetLimits l, byte[] name, String v, boolean live) {
         String[] f = v.trim().isEmpty() ? new String[0] : v.trim().split("\\s+");
         if (f.length == 0 || f.length % 4 != 0) {
-            throw new CommandError(RedisErrors.configSetFailed(name, "Wrong number of arguments in buffer limit configuration."));
+            throw invalid(name, "Wrong number of arguments in buffer limit configuration.");
         }
         long[] normal = null;
         StringBuilder rest = new StringBuilder();
@@ -101,14 +141,14 @@ public final class LimitParameters {
         for (int i = 0; i < f.length; i += 4) {
             String cls = f[i].toLowerCase(Locale.ROOT);
             if (!cls.equals("normal") && !cls.equals("slave") && !cls.equals("replica") && !cls.equals("pubsub")) {
-                throw new CommandError(RedisErrors.configSetFailed(name, "Invalid client class specified in buffer limit configuration."));
+                throw invalid(name, "Invalid client class specified in buffer limit configuration.");
             }
             long hard = MemorySize.parse(f[i + 1]);
             long soft = MemorySize.parse(f[i + 2]);
             long secs = seconds(f[i + 3]);
             if (hard < 0 || soft < 0 || secs < 0) {
-                throw new CommandError(RedisErrors.configSetFailed(name,
-                        "Error in hard, soft or soft_seconds setting in buffer limit configuration."));
+                throw invalid(name,
+                        "Error in hard, soft or soft_seconds setting in buffer limit configuration.");
             }
             String shown = hard + " " + soft + " " + secs;
             if (cls.equals("normal")) {
@@ -125,7 +165,9 @@ public final class LimitParameters {
             if (n != null) {
                 l.outputLimit(n[0], n[1], (int) Math.min(n[2], Integer.MAX_VALUE));
             }
-            others = rest.toString();
+            if (live) {
+                others = rest.toString();
+            }
         };
     }
 
@@ -137,28 +179,30 @@ public final class LimitParameters {
         }
     }
 
-    private static long integer(byte[] name, String v, long min, long max) {
+    /** An integer in [min, max], else Redis's error for it. */
+    public static long integer(byte[] name, String v, long min, long max) {
         long n;
         try {
             n = Long.parseLong(v);
         } catch (NumberFormatException e) {
-            throw new CommandError(RedisErrors.configSetFailed(name, "argument couldn't be parsed into an integer"));
+            throw invalid(name, "argument couldn't be parsed into an integer");
         }
         if (n < min || n > max) {
-            throw new CommandError(RedisErrors.configSetFailed(name,
-                    "argument must be between " + min + " and " + max + " inclusive"));
+            throw invalid(name,
+                    "argument must be between " + min + " and " + max + " inclusive");
         }
         return n;
     }
 
-    private static long memory(byte[] name, String v, long min) {
+    /** A memory value (1mb, 1gb, bytes) of at least min, else Redis's error for it. */
+    public static long memory(byte[] name, String v, long min) {
         long n = MemorySize.parse(v);
         if (n < 0) {
-            throw new CommandError(RedisErrors.configSetFailed(name, "argument must be a memory value"));
+            throw invalid(name, "argument must be a memory value");
         }
         if (n < min) {
-            throw new CommandError(RedisErrors.configSetFailed(name,
-                    "argument must be between " + min + " and " + Long.MAX_VALUE + " inclusive"));
+            throw invalid(name,
+                    "argument must be between " + min + " and " + Long.MAX_VALUE + " inclusive");
         }
         return n;
     }

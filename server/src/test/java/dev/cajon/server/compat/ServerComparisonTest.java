@@ -73,6 +73,7 @@ class ServerComparisonTest extends ComparisonTestBase {
                 .cmd("CONFIG", "GET", "timeout")
                 .cmd("CONFIG", "GET", "daemonize")
                 .cmd("CONFIG", "GET", "proto-max-bulk-len")
+                .cmd("CONFIG", "GET", "requirepass")
                 .cmd("CONFIG", "GET", "maxmemory", "maxmemory", "MAXMEMORY")
                 .cmd("CONFIG", "GET", "no-such-parameter")
                 .cmd("CONFIG", "GET", "databa?es")
