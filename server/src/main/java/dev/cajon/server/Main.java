@@ -83,8 +83,8 @@ public final class Main implements Callable<Integer> {
     int maxOpenKeyspaces = ServerConfig.DEFAULT_MAX_OPEN_KEYSPACES;
 
     @Option(names = "--keyspace-idle", paramLabel = "SECONDS",
-            description = "Close a keyspace unused for this long; its next command reopens it in about a"
-                    + " millisecond. 0 closes them only past --max-open-keyspaces (default: ${DEFAULT-VALUE}).")
+            description = "Close a keyspace unused for this long; its next command reopens it in a few"
+                    + " milliseconds. 0 closes them only past --max-open-keyspaces (default: ${DEFAULT-VALUE}).")
     long keyspaceIdleSeconds = ServerConfig.DEFAULT_KEYSPACE_IDLE_SECONDS;
 
     @Option(names = "--maxclients", paramLabel = "N",

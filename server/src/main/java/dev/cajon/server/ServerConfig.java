@@ -40,7 +40,7 @@ public record ServerConfig(String bind, int port, Path dir, Clock clock, int ioT
     public static final Path DEFAULT_DIR = Path.of("data");
     /** Mapped keyspaces at most: 256 descriptors, a quarter of the usual soft limit of 1024. */
     public static final int DEFAULT_MAX_OPEN_KEYSPACES = 256;
-    /** A keyspace unused for a minute gives its memory back; waking it costs about a millisecond. */
+    /** A keyspace unused for a minute gives its memory back; its next command reopens it (5-8 ms at the median from a cold page cache, docs/BENCHMARKS.md). */
     public static final long DEFAULT_KEYSPACE_IDLE_SECONDS = 60;
     /** {@link #metricsPort} of a server without metrics. */
     public static final int METRICS_OFF = -1;

@@ -421,7 +421,7 @@ public final class Keyspace implements Closeable {
      * An idle keyspace gives back what it costs: release() closes its map (its memory and its file
      * descriptor) and deletes its journals, and keeps everything else: its counts, its watches,
      * its place in the expiry wheel, and this object, which every caller keeps using. The first
-     * operation that needs the map maps it again (wake(), about a millisecond). release() holds
+     * operation that needs the map maps it again (wake(); a few ms from a cold page cache). release() holds
      * every stripe and the map lock, so no operation is inside the map meanwhile; every path to
      * the map goes through map(), with a stripe or the map lock held, and wake() is serialised.
      */

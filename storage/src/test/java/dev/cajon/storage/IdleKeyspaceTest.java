@@ -129,7 +129,7 @@ class IdleKeyspaceTest {
     }
 
     @Test
-    void aThousandAppsKeepOnlyTheBudgetMapped() throws IOException {
+    void manyAppsKeepOnlyTheBudgetMapped() throws IOException {
         open();
         int apps = 120;
         int budget = 16;
