@@ -80,12 +80,18 @@ public final class MemoryAndRestart implements Callable<Integer> {
     int batch = 1000;
 
     @Option(names = "--settle", converter = Deadline.Converter.class,
-            description = "Pause before each RSS reading (lets a JVM finish its GC). Default: 2s")
-    Duration settle = Duration.ofSeconds(2);
+            description = "Pause before each RSS reading, as an operator would look a few seconds"
+                    + " after the load. Default: 5s")
+    Duration settle = Duration.ofSeconds(5);
+
+    @Option(names = "--loader", description = "pipe: redis-cli --pipe of a file of SETs, as an operator"
+            + " bulk-loads; socket: the harness's own pipelined connection, --batch in flight."
+            + " Default: ${DEFAULT-VALUE}")
+    String loader = "pipe";
 
     @Option(names = "--no-gc-before-rss",
-            description = "Do not ask JVMs in the server's process tree for a full GC (jcmd GC.run)"
-                    + " before each RSS reading.")
+            description = "Skip the second reading of each RSS, taken after every JVM in the server's"
+                    + " process tree ran a full GC (jcmd GC.run).")
     boolean noGc;
 
     @Option(names = "--deadline", converter = Deadline.Converter.class,
@@ -129,8 +135,12 @@ public final class MemoryAndRestart implements Callable<Integer> {
     static final class Result {
         final Target target;
         Duration coldStart;
+        /** As an operator sees it: {@code settle} after the step, no GC from outside. */
         ServerProcess.Rss rssEmpty;
         ServerProcess.Rss rssLoaded;
+        /** The same, then after a full GC of every JVM in the tree (null with --no-gc-before-rss). */
+        ServerProcess.Rss rssEmptyGc;
+        ServerProcess.Rss rssLoadedGc;
         ServerProcess.Rss rssRestarted;
         Duration load;
         String dbsizeLoaded = "n/a";
@@ -233,14 +243,20 @@ public final class MemoryAndRestart implements Callable<Integer> {
         r.coldStart = server.start(budget.cap(startTimeout));
         log.printf("%s: started on an empty dir in %d ms (pid %d, %s)%n", name, r.coldStart.toMillis(),
                 server.pid(), ServerProcess.display(server.argv()));
-        r.rssEmpty = settledRss(server, r);
+        r.rssEmpty = settledRss(server);
+        r.rssEmptyGc = gcRss(server, r);
 
         long t0 = System.nanoTime();
-        load(server.port, budget);
+        if (loader.equals("pipe")) {
+            pipeLoad(server.port, server.dataDir.resolveSibling("load.resp"), budget);
+        } else {
+            load(server.port, budget);
+        }
         r.load = Duration.ofNanos(System.nanoTime() - t0);
         log.printf("%s: loaded %,d keys in %.1f s%n", name, keys, r.load.toMillis() / 1000.0);
         r.dbsizeLoaded = dbsize(server.port);
-        r.rssLoaded = settledRss(server, r);
+        r.rssLoaded = settledRss(server);
+        r.rssLoadedGc = gcRss(server, r);
         r.diskLoaded = du(server.dataDir, false);
         log.printf("%s: RSS %s -> %s, DBSIZE %s%n", name, mib(r.rssEmpty.total()),
                 mib(r.rssLoaded.total()), r.dbsizeLoaded);
@@ -285,17 +301,60 @@ public final class MemoryAndRestart implements Callable<Integer> {
         }
         r.dbsizeRestarted = dbsize(server.port);
         r.spotCheck = spotCheck(server.port);
-        r.rssRestarted = settledRss(server, r);
+        r.rssRestarted = settledRss(server);
         log.printf("%s: after restart DBSIZE %s, values %s, RSS %s%n", name, r.dbsizeRestarted,
                 r.spotCheck, mib(r.rssRestarted.total()));
     }
 
-    private ServerProcess.Rss settledRss(ServerProcess server, Result r) {
-        if (!noGc && server.fullGc() > 0) {
-            r.gcBeforeRss = true;
-        }
+    /** RSS {@code settle} after the step: what {@code ps} shows an operator, nobody forcing a GC. */
+    private ServerProcess.Rss settledRss(ServerProcess server) {
         pause(settle);
         return server.rss();
+    }
+
+    /** A second reading after a full GC of every JVM in the tree (garbage then does not count). */
+    private ServerProcess.Rss gcRss(ServerProcess server, Result r) {
+        if (noGc || server.fullGc() == 0) {
+            return null;
+        }
+        r.gcBeforeRss = true;
+        pause(Duration.ofSeconds(2));
+        return server.rss();
+    }
+
+    /**
+     * The load as an operator does it: a file of SET commands in RESP, fed to
+     * {@code redis-cli --pipe}, which writes as fast as the server takes it and checks every reply.
+     */
+    private void pipeLoad(int port, Path file, Deadline budget) throws IOException {
+        try (var w = new java.io.BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
+            for (int i = 0; i < keys; i++) {
+                byte[] k = key(i);
+                byte[] v = value(i);
+                w.write(("*3\r\n$3\r\nSET\r\n$" + k.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+                w.write(k);
+                w.write(("\r\n$" + v.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+                w.write(v);
+                w.write("\r\n".getBytes(StandardCharsets.US_ASCII));
+            }
+        }
+        ProcessBuilder pb = new ProcessBuilder("redis-cli", "-h", "127.0.0.1", "-p", Integer.toString(port), "--pipe")
+                .redirectInput(file.toFile()).redirectErrorStream(true);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        try {
+            if (!p.waitFor(Math.max(1, budget.remaining().toSeconds()), java.util.concurrent.TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IOException("redis-cli --pipe did not finish within the deadline");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException(e);
+        }
+        Files.deleteIfExists(file);
+        if (p.exitValue() != 0 || !out.contains("errors: 0, replies: " + keys)) {
+            throw new IOException("redis-cli --pipe: " + out.strip());
+        }
     }
 
     // ---------------------------------------------------------------- loader
@@ -415,14 +474,15 @@ public final class MemoryAndRestart implements Callable<Integer> {
                 .append(" (Cajon ").append(MachineInfo.gitCommit(home)).append(").\n\n");
         md.append("- Machine: ").append(MachineInfo.summary(redisServer, "redis-benchmark")).append(".\n");
         md.append(String.format(Locale.ROOT, "- Data: %,d keys of %d bytes (`key:000000000042`) with"
-                + " %d-byte values, SET over one connection, %d commands in flight.%n", keys, keySize,
-                valueSize, batch));
+                + " %d-byte values, SET, %s.%n", keys, keySize, valueSize, loader.equals("pipe")
+                        ? "loaded by `redis-cli --pipe` from a file" : "over one connection, " + batch + " commands in flight"));
         md.append("- RSS is VmRSS of the server's process tree from /proc/PID/status, read ")
-                .append(settle.toMillis()).append(" ms after each step; per key = growth / keys."
-                        + " Anon is heap and malloc; file+shmem is mapped files.");
+                .append(settle.toMillis()).append(" ms after each step, nobody forcing a GC: what an"
+                        + " operator sees. Per key = growth / keys. Anon is heap and malloc; file+shmem"
+                        + " is mapped files.");
         if (results.stream().anyMatch(r -> r.gcBeforeRss)) {
-            md.append(" Before each reading, every JVM in the tree ran a full GC (`jcmd PID GC.run`),"
-                    + " so garbage does not count.");
+            md.append(" A second reading follows a full GC of every JVM in the tree (`jcmd PID GC.run`),"
+                    + " so garbage does not count in it.");
         }
         md.append('\n');
         md.append("- Restart: SIGTERM, wait for exit, start on the same data dir, time from process"
@@ -449,7 +509,12 @@ public final class MemoryAndRestart implements Callable<Integer> {
         row(md, results, "DBSIZE after load", r -> r.dbsizeLoaded);
         row(md, results, "RSS empty", r -> r.rssEmpty == null ? "n/a" : mib(r.rssEmpty.total()));
         row(md, results, "RSS loaded", r -> r.rssLoaded == null ? "n/a" : mib(r.rssLoaded.total()));
-        row(md, results, "**RSS growth per key**", r -> perKey(r.rssLoaded, r.rssEmpty, x -> x.total(), true));
+        row(md, results, "**RSS growth per key** (" + settle.toSeconds() + " s after the load)",
+                r -> perKey(r.rssLoaded, r.rssEmpty, x -> x.total(), true));
+        if (results.stream().anyMatch(r -> r.gcBeforeRss)) {
+            row(md, results, "RSS growth per key after a forced full GC",
+                    r -> perKey(r.rssLoadedGc, r.rssEmptyGc, x -> x.total(), false));
+        }
         row(md, results, "of which anon / file+shmem", r -> r.rssLoaded == null || r.rssEmpty == null
                 ? "n/a" : perKey(r.rssLoaded, r.rssEmpty, x -> x.anon(), false) + " / "
                         + perKey(r.rssLoaded, r.rssEmpty, x -> x.file() + x.shmem(), false));
