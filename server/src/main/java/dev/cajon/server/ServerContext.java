@@ -36,6 +36,7 @@ public final class ServerContext {
     private final ServerConfig config;
     private final Store store;
     private final Accounts accounts;
+    private volatile String requirepass;
     private final CommandTable table;
     private final Dispatcher dispatcher;
     private final ServerStats stats = new ServerStats();
@@ -67,6 +68,7 @@ public final class ServerContext {
         this.connections = new dev.cajon.server.net.Connections(netLimits, config.clock()::nowMillis);
         this.quotas = new dev.cajon.server.apps.Quotas(store);
         this.accounts = Accounts.open(store, config.requirepass());
+        this.requirepass = config.requirepass();
         quotas.defaults(new dev.cajon.server.apps.Quotas.Limits(config.appMaxKeys(), config.appMaxBytes()));
         // the quotas saved with each app (-1: the server's default)
         for (dev.cajon.storage.namespace.App a : accounts.users()) {
@@ -150,6 +152,30 @@ public final class ServerContext {
     /** The users (the admin and the apps): AUTH, ACL, and what a new connection starts as. */
     public Accounts accounts() {
         return accounts;
+    }
+
+    /**
+     * {@code requirepass} as CONFIG GET shows it: {@code --requirepass} or the config file's
+     * value, then the last CONFIG SET requirepass (null: none). As in Redis, an ACL SETUSER of
+     * default changes the password but not this value.
+     */
+    public String requirepass() {
+        return requirepass;
+    }
+
+    /**
+     * CONFIG SET requirepass, as Redis's ACLUpdateDefaultUserPassword: the default user's
+     * passwords are replaced by this one, or it gets nopass for an empty one. Clients already
+     * authenticated stay so.
+     */
+    public void requirepass(String pass) {
+        String p = pass == null || pass.isEmpty() ? null : pass;
+        accounts.setUser(Accounts.DEFAULT_USER, p == null
+                ? java.util.List.of("resetpass".getBytes(java.nio.charset.StandardCharsets.US_ASCII),
+                        "nopass".getBytes(java.nio.charset.StandardCharsets.US_ASCII))
+                : java.util.List.of("resetpass".getBytes(java.nio.charset.StandardCharsets.US_ASCII),
+                        (">" + p).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        requirepass = p;
     }
 
     public Store store() {

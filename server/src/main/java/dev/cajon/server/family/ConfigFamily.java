@@ -28,7 +28,7 @@ import java.util.function.Function;
  * parameters, so a glob pattern matches fewer names here. The connection limits
  * ({@link LimitParameters}: maxclients, timeout, tcp-keepalive, proto-max-bulk-len,
  * client-query-buffer-limit, client-output-buffer-limit, protected-mode) change at run time, with
- * Redis's checks and errors. The other settings come from the command line or the config file and cannot change
+ * Redis's checks and errors, and so does requirepass (the default user's password, as in Redis). The other settings come from the command line or the config file and cannot change
  * while Cajon runs, so SET accepts only a parameter's current value and refuses any change with
  * Redis's "immutable config" error (and an unknown name with Redis's unknown-option error). REWRITE writes
  * the values in force back to the {@code --config} file, or answers as Redis does without one.
@@ -46,7 +46,7 @@ public final class ConfigFamily {
         p.put("port", s -> Integer.toString(s.port()));
         p.put("dir", s -> s.config().dir().toAbsolutePath().normalize().toString());
         // shown in clear, as Redis 7.0 does (CONFIG is an admin command)
-        p.put("requirepass", s -> s.config().requirepass() == null ? "" : s.config().requirepass());
+        p.put("requirepass", s -> s.requirepass() == null ? "" : s.requirepass());
         p.put("databases", s -> Integer.toString(ServerContext.DATABASES));
         // every acknowledged write is already in the map files: no snapshots and no AOF to configure
         p.put("save", s -> "");
@@ -126,6 +126,11 @@ public final class ConfigFamily {
                 changes.add(LimitParameters.prepare(c.server(), c.arg(i), c.arg(i + 1)));
                 continue;
             }
+            if (name.equals("requirepass")) {
+                String pass = new String(c.arg(i + 1), StandardCharsets.UTF_8);
+                changes.add(() -> c.server().requirepass(pass));
+                continue;
+            }
             if (NEVER_SET.contains(name)
                     || !current.apply(c.server()).equalsIgnoreCase(new String(c.arg(i + 1), StandardCharsets.ISO_8859_1))) {
                 throw new CommandError(RedisErrors.immutableConfig(c.arg(i)));
@@ -150,7 +155,8 @@ public final class ConfigFamily {
         }
         try {
             dev.cajon.server.config.ConfigRewrite.rewrite(file,
-                    dev.cajon.server.config.ConfigRewrite.values(c.server().config(), c.server().netLimits()),
+                    dev.cajon.server.config.ConfigRewrite.values(c.server().config().withRequirepass(c.server().requirepass()),
+                            c.server().netLimits()),
                     dev.cajon.server.config.ConfigRewrite.values(dev.cajon.server.ServerConfig.defaults(),
                             new dev.cajon.server.limits.NetLimits(dev.cajon.server.limits.NetSettings.defaults())));
         } catch (java.io.IOException | RuntimeException e) {

@@ -61,6 +61,33 @@ class ServerComparisonTest extends ComparisonTestBase {
      * set, HELP, and REWRITE without a config file. bind, port and dir differ between the two by
      * nature: only their shape is compared.
      */
+    /**
+     * CONFIG SET requirepass at run time, as Redis's: the default user's passwords become this
+     * one (the connection stays authenticated), GET shows it, an ACL SETUSER of default changes the
+     * password but not what GET shows, and an empty one gives default nopass again. Ends with
+     * no password, as both servers started.
+     */
+    @BothProtocols
+    void configSetRequirepass() throws Exception {
+        scenario("CONFIG SET requirepass")
+                .cmd("CONFIG", "SET", "requirepass", "s3cret")
+                .cmd("CONFIG", "GET", "requirepass")
+                .cmd("PING")
+                .cmd("AUTH", "wrong")
+                .cmd("AUTH", "s3cret")
+                .cmd("AUTH", "default", "s3cret")
+                .cmd("ACL", "SETUSER", "default", ">other")
+                .cmd("CONFIG", "GET", "requirepass")
+                .cmd("AUTH", "other")
+                .cmd("AUTH", "s3cret")
+                .cmd("CONFIG", "SET", "requirepass", "")
+                .cmd("CONFIG", "GET", "requirepass")
+                .cmd("AUTH", "s3cret")
+                .cmd("AUTH", "other")
+                .cmd("PING")
+                .run();
+    }
+
     @BothProtocols
     void configGetSetAndErrors() throws Exception {
         scenario("CONFIG")

@@ -80,6 +80,24 @@ class AclFamilyTest extends FamilyTestBase {
     }
 
     @Test
+    void configSetRequirepassLocksNewConnectionsAndAnEmptyOneUnlocksThem() {
+        assertOk(run("config", "set", "requirepass", "adminpw"));
+        assertEquals(List.of("requirepass", "adminpw"), run("config", "get", "requirepass").asArray().stream()
+                .map(Reply::asString).toList());
+        Client fresh = server.client();
+        assertError(fresh.run("get", "k"), "NOAUTH Authentication required.");
+        assertError(fresh.run("auth", "wrong"), WRONGPASS);
+        assertOk(fresh.run("auth", "adminpw"));
+        assertNil(fresh.run("get", "k"));
+        assertArray(run("acl", "users"), "default");
+        // back to no password: a new connection is the admin at once, AUTH with a password is an error
+        assertOk(run("config", "set", "requirepass", ""));
+        Client open = server.client();
+        assertNil(open.run("get", "k"));
+        assertError(open.run("auth", "adminpw"), RedisErrors.AUTH_NO_PASSWORD);
+    }
+
+    @Test
     void resetGoesBackToTheDefaultUserAndNeverLogsAnyoneIn() {
         Client shop = app("shop", "pw");
         assertOk(shop.run("set", "k", "shop's"));
