@@ -79,8 +79,10 @@ public final class ConfigFile {
                 throw new Error(i + 1, t, "include is not supported by Cajon: put the included lines in this file");
             }
             try {
-                values.remove(name); // the last line wins, and is the one in order
-                values.put(name, canonical(name, args.subList(1, args.size())));
+                // the last line wins, and is the one in order; a client-output-buffer-limit line
+                // changes only the classes it names (the stock redis.conf has one line per class)
+                String before = values.remove(name);
+                values.put(name, canonical(name, args.subList(1, args.size()), before));
             } catch (IllegalArgumentException e) {
                 throw new Error(i + 1, t, e.getMessage());
             }
@@ -94,6 +96,11 @@ public final class ConfigFile {
      * reason when the line is wrong.
      */
     static String canonical(String name, List<String> args) {
+        return canonical(name, args, null);
+    }
+
+    /** {@code before}: the value an earlier line gave, which a line naming other classes keeps. */
+    static String canonical(String name, List<String> args, String before) {
         boolean variadic = name.equals("client-output-buffer-limit");
         if (!NAMES.contains(name)) {
             throw new IllegalArgumentException("Bad directive or wrong number of arguments");
@@ -130,6 +137,9 @@ public final class ConfigFile {
                 default: {
                     // the connection limits: CONFIG SET's own check, on a scratch copy of the defaults
                     NetLimits scratch = new NetLimits(NetSettings.defaults());
+                    if (variadic && before != null) {
+                        LimitParameters.prepare(scratch, n, before.getBytes(StandardCharsets.ISO_8859_1), false).run();
+                    }
                     LimitParameters.prepare(scratch, n, v.getBytes(StandardCharsets.ISO_8859_1), false).run();
                     return variadic ? LimitParameters.normalOutputLimit(scratch) : LimitParameters.value(scratch, name);
                 }

@@ -46,6 +46,21 @@ class ConfigFileTest {
     }
 
     @Test
+    void anOutputLimitLineChangesOnlyTheClassesItNames() throws Exception {
+        // redis.conf's own shape: one line per class; the replica and pubsub lines must not put
+        // the normal class back to its default
+        Map<String, String> v = ConfigFile.parse(List.of(
+                "client-output-buffer-limit normal 0 0 0",
+                "client-output-buffer-limit replica 256mb 64mb 60",
+                "client-output-buffer-limit pubsub 32mb 8mb 60"));
+        assertEquals("normal 0 0 0", v.get("client-output-buffer-limit"));
+        v = ConfigFile.parse(List.of(
+                "client-output-buffer-limit normal 0 0 0",
+                "client-output-buffer-limit normal 1mb 0 0 pubsub 32mb 8mb 60"));
+        assertEquals("normal 1048576 0 0", v.get("client-output-buffer-limit"), "a later normal class wins");
+    }
+
+    @Test
     void splitsArgumentsAsRedisDoes() {
         assertEquals(List.of("a", "b c", "d'e"), ConfigFile.split("a \"b c\" 'd\\'e'"));
         assertEquals(List.of("x\ny\t"), ConfigFile.split("\"x\\ny\\t\""));
