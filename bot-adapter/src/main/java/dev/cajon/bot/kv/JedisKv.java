@@ -14,7 +14,6 @@ import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
-import redis.clients.jedis.Transaction;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
@@ -396,46 +395,36 @@ public final class JedisKv implements Kv {
                 keys.add(op.key());
             }
             sameSlot(first, keys);
-            List<Object> raw;
+            // MULTI, the writes and EXEC written together and their replies read after: one round
+            // trip. (Jedis's own Transaction reads the QUEUED replies before it sends EXEC: two.)
+            Object reply;
             try {
-                Transaction t = jedis.multi();
+                connection.sendCommand(Protocol.Command.MULTI);
                 for (Op op : ops) {
-                    queue(t, op);
+                    send(connection, op);
                 }
-                raw = t.exec();
+                connection.sendCommand(Protocol.Command.EXEC);
+                List<Object> raw = connection.getMany(ops.size() + 2);
+                for (int i = 0; i <= ops.size(); i++) {
+                    if (raw.get(i) instanceof JedisDataException e) {
+                        throw e; // refused before EXEC: EXEC answers EXECABORT, nothing was written
+                    }
+                }
+                reply = raw.get(ops.size() + 1);
+                if (reply instanceof JedisDataException e) {
+                    throw e;
+                }
             } catch (JedisException e) {
                 broken = true;
                 throw failed("EXEC", e);
             }
-            if (raw == null) {
-                return null;
+            if (reply == null) {
+                return null; // a watched key changed
             }
-            List<Object> out = new ArrayList<>(raw.size());
-            for (int i = 0; i < raw.size(); i++) {
-                out.add(result(ops.get(i), raw.get(i)));
-            }
-            return out;
+            @SuppressWarnings("unchecked")
+            List<Object> raw = (List<Object>) reply;
+            return results(ops, raw);
         }
-
-        private void queue(Transaction t, Op op) {
-            if (op instanceof Op.Set s) {
-                if (s.pxMillis() > 0) {
-                    t.set(s.key(), s.value(), new SetParams().px(s.pxMillis()));
-                } else {
-                    t.set(s.key(), s.value());
-                }
-            } else if (op instanceof Op.SetNx s) {
-                SetParams p = new SetParams().nx();
-                t.set(s.key(), s.value(), s.pxMillis() > 0 ? p.px(s.pxMillis()) : p);
-            } else if (op instanceof Op.Incr i) {
-                t.incr(i.key());
-            } else if (op instanceof Op.PExpire p) {
-                t.pexpire(p.key(), p.millis());
-            } else {
-                t.del(op.key());
-            }
-        }
-
 
         @Override
         public void close() {

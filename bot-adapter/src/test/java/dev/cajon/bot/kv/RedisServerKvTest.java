@@ -30,6 +30,36 @@ class RedisServerKvTest extends KvContract {
         }
     }
 
+    /**
+     * A transaction's MULTI, writes and EXEC reach the server as one read, so WATCH+GET and EXEC
+     * are two round trips (Jedis's own Transaction sends EXEC only after reading the QUEUED
+     * replies: three). Counted by redis-server itself ({@code total_reads_processed}).
+     */
+    @org.junit.jupiter.api.Test
+    void aTransactionIsOneRoundTripOnTheWire() {
+        int n = 50;
+        long before = readsProcessed();
+        for (int i = 0; i < n; i++) {
+            try (Kv.Tx tx = kv.watch(java.util.List.of("{rt}:a"))) {
+                tx.exec(java.util.List.of(new Op.Set("{rt}:a", "v" + i, 0), new Op.Set("{rt}:b", "w" + i, 0)));
+            }
+        }
+        long reads = readsProcessed() - before - 1; // the INFO of the first reading
+        org.junit.jupiter.api.Assertions.assertTrue(reads <= 2L * n + 2,
+                n + " WATCH+GET then MULTI/SET/SET/EXEC took " + reads + " reads on the server, not " + 2 * n);
+        org.junit.jupiter.api.Assertions.assertEquals("v" + (n - 1), probe.get("{rt}:a"));
+        org.junit.jupiter.api.Assertions.assertEquals("w" + (n - 1), probe.get("{rt}:b"));
+    }
+
+    private long readsProcessed() {
+        for (String line : probe.info("stats").split("\r?\n")) {
+            if (line.startsWith("total_reads_processed:")) {
+                return Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+            }
+        }
+        throw new AssertionError("no total_reads_processed in INFO stats");
+    }
+
     @Override
     Kv kv() {
         return kv;
