@@ -40,6 +40,7 @@ public final class ServerContext {
     private final CommandTable table;
     private final Dispatcher dispatcher;
     private final ServerStats stats = new ServerStats();
+    private final dev.cajon.server.metrics.CommandStats commandStats;
     private final Map<Long, ClientSession> clients = new ConcurrentHashMap<>();
     private final AtomicLong nextClientId = new AtomicLong(1);
     private final ClientPause clientPause;
@@ -79,6 +80,7 @@ public final class ServerContext {
         }
         this.table = standardTable();
         this.dispatcher = new Dispatcher(this, table);
+        this.commandStats = new dev.cajon.server.metrics.CommandStats(table);
         this.startMillis = config.clock().nowMillis();
         this.clientPause = new ClientPause(config.clock());
         byte[] r = new byte[20];
@@ -199,6 +201,11 @@ public final class ServerContext {
         return dispatcher;
     }
 
+    /** INFO commandstats and errorstats. */
+    public dev.cajon.server.metrics.CommandStats commandStats() {
+        return commandStats;
+    }
+
     public ServerStats stats() {
         return stats;
     }
@@ -211,6 +218,7 @@ public final class ServerContext {
     /** CONFIG RESETSTAT: every INFO stats counter starts again from zero. */
     public void resetStats() {
         stats.reset(expiredSinceOpen());
+        commandStats.reset();
         netLimits().rejected.reset();
         if (wheel != null) {
             wheel.resetStats();

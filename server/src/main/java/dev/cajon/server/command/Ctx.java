@@ -118,6 +118,7 @@ public final class Ctx {
 
     public void error(String message) {
         server.stats().errorReplies.increment();
+        server.commandStats().error(message);
         Resp.error(out(), message);
     }
 

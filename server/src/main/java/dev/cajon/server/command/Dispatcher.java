@@ -5,6 +5,7 @@ import dev.cajon.protocol.RedisErrors;
 import dev.cajon.protocol.Resp;
 import dev.cajon.server.ServerContext;
 import dev.cajon.server.session.AppPermissions;
+import dev.cajon.server.metrics.CommandStats;
 import dev.cajon.server.metrics.Metering;
 import dev.cajon.server.metrics.SessionMetrics;
 import dev.cajon.server.session.ClientSession;
@@ -74,6 +75,15 @@ public final class Dispatcher {
         return check(s, argv) instanceof CommandSpec spec ? spec : null;
     }
 
+    /** The row {@code argv} names, or null for an unknown command or subcommand. */
+    private CommandSpec row(Argv argv) {
+        CommandSpec spec = table.lookup(argv.arg(0));
+        if (spec != null && spec.isContainer() && argv.argc() >= 2) {
+            return CommandTable.lookupSub(spec, argv.arg(1));
+        }
+        return spec;
+    }
+
     /** The generic checks in Redis's order: the row to run, or the error text to answer. */
     private Object check(ClientSession s, Argv argv) {
         CommandSpec spec = table.lookup(argv.arg(0));
@@ -121,6 +131,10 @@ public final class Dispatcher {
      * Redis's execCommandAbort does, inside MULTI or not.
      */
     private void reject(Ctx c, Argv argv, String error) {
+        CommandSpec row = row(argv);
+        if (row != null) {
+            server.commandStats().rejected(row); // rejected_calls; an unknown (sub)command has no row
+        }
         Transaction tx = c.session().transaction();
         if (ArgCursor.is(argv.arg(0), "exec")) {
             tx.reset();
@@ -142,15 +156,17 @@ public final class Dispatcher {
         c.session().touched(spec.name(), server.clock().nowMillis());
         c.begin(argv, spec);
         SessionMetrics metrics = Metering.of(c); // null without metrics; found once per session and app
-        if (metrics == null) {
-            handle(c, spec);
-            return;
-        }
+        CommandStats stats = server.commandStats(); // INFO commandstats: always on, as in Redis
         ByteBuf out = c.out();
         int mark = out.writerIndex();
-        long start = metrics.start(spec); // a nanoTime, or NOT_TIMED for a cheap command sampled out
+        long timed = stats.start(spec);
+        long start = metrics == null ? SessionMetrics.NOT_TIMED : metrics.start(spec); // NOT_TIMED: sampled out
         handle(c, spec);
-        metrics.end(spec, start, Metering.repliedError(c, out, mark));
+        boolean failed = Metering.repliedError(c, out, mark);
+        stats.end(spec, timed, failed);
+        if (metrics != null) {
+            metrics.end(spec, start, failed);
+        }
     }
 
     private static void handle(Ctx c, CommandSpec spec) {

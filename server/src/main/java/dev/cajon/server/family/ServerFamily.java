@@ -347,9 +347,11 @@ public final class ServerFamily {
         }
         boolean all = wanted.isEmpty() || wanted.contains("all") || wanted.contains("default")
                 || wanted.contains("everything");
+        // as in Redis: commandstats only when asked for by name, "all" or "everything"
+        boolean full = wanted.contains("all") || wanted.contains("everything");
         StringBuilder sb = new StringBuilder();
-        for (String section : List.of("server", "clients", "memory", "stats", "keyspace")) {
-            if (!all && !wanted.contains(section)) {
+        for (String section : List.of("server", "clients", "memory", "stats", "commandstats", "errorstats", "keyspace")) {
+            if (section.equals("commandstats") ? !full && !wanted.contains(section) : !all && !wanted.contains(section)) {
                 continue;
             }
             if (sb.length() > 0) {
@@ -370,6 +372,22 @@ public final class ServerFamily {
                     break;
                 case "stats":
                     statsSection(c, sb);
+                    break;
+                // the server's counts over every app: an app's connection sees the headers only
+                // (its own counts are the per-app Prometheus meters)
+                case "commandstats":
+                    if (c.session().appUser()) {
+                        sb.append("# Commandstats\r\n");
+                    } else {
+                        c.server().commandStats().commandstats(sb);
+                    }
+                    break;
+                case "errorstats":
+                    if (c.session().appUser()) {
+                        sb.append("# Errorstats\r\n");
+                    } else {
+                        c.server().commandStats().errorstats(sb);
+                    }
                     break;
                 default:
                     keyspaceSection(c, sb);
