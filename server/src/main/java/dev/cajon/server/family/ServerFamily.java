@@ -376,18 +376,10 @@ public final class ServerFamily {
                 // the server's counts over every app: an app's connection sees the headers only
                 // (its own counts are the per-app Prometheus meters)
                 case "commandstats":
-                    if (c.session().appUser()) {
-                        sb.append("# Commandstats\r\n");
-                    } else {
-                        c.server().commandStats().commandstats(sb);
-                    }
+                    serverWide(c, sb, "# Commandstats", c.server().commandStats()::commandstats);
                     break;
                 case "errorstats":
-                    if (c.session().appUser()) {
-                        sb.append("# Errorstats\r\n");
-                    } else {
-                        c.server().commandStats().errorstats(sb);
-                    }
+                    serverWide(c, sb, "# Errorstats", c.server().commandStats()::errorstats);
                     break;
                 default:
                     keyspaceSection(c, sb);
@@ -395,6 +387,15 @@ public final class ServerFamily {
             }
         }
         c.verbatim(sb.toString());
+    }
+
+    /** A section of the server's counts over every app: an app's connection gets its header only. */
+    private static void serverWide(Ctx c, StringBuilder sb, String header, java.util.function.Consumer<StringBuilder> section) {
+        if (c.session().appUser()) {
+            sb.append(header).append("\r\n");
+        } else {
+            section.accept(sb);
+        }
     }
 
     private static void line(StringBuilder sb, String k, Object v) {

@@ -27,35 +27,35 @@ class CommandStatsComparisonTest extends ComparisonTestBase {
         return new String(r.payload(), StandardCharsets.UTF_8);
     }
 
+    /** The lines of INFO {@code section} under {@code header}, each matched against {@code shape}. */
+    private static List<Matcher> lines(RespClient c, String section, String header, Pattern shape) throws IOException {
+        String info = text(c.call("INFO", section));
+        assertTrue(info.startsWith(header + "\r\n"), info);
+        List<Matcher> out = new java.util.ArrayList<>();
+        for (String line : info.split("\r\n")) {
+            if (!line.isEmpty() && !line.startsWith("#")) {
+                Matcher x = shape.matcher(line);
+                assertTrue(x.matches(), "not Redis's shape: " + line);
+                out.add(x);
+            }
+        }
+        return out;
+    }
+
     /** name -> "calls/rejected/failed", skipping the INFO and RESETSTAT of the test itself. */
     private static Map<String, String> cmdstats(RespClient c) throws IOException {
         Map<String, String> m = new TreeMap<>();
-        String info = text(c.call("INFO", "commandstats"));
-        assertTrue(info.startsWith("# Commandstats\r\n"), info);
-        for (String line : info.split("\r\n")) {
-            if (line.isEmpty() || line.startsWith("#")) {
-                continue;
+        for (Matcher x : lines(c, "commandstats", "# Commandstats", CMDSTAT)) {
+            if (!x.group(1).equals("info") && !x.group(1).equals("config|resetstat")) {
+                m.put(x.group(1), x.group(2) + "/" + x.group(5) + "/" + x.group(6));
             }
-            Matcher x = CMDSTAT.matcher(line);
-            assertTrue(x.matches(), "not Redis's shape: " + line);
-            if (x.group(1).equals("info") || x.group(1).equals("config|resetstat")) {
-                continue;
-            }
-            m.put(x.group(1), x.group(2) + "/" + x.group(5) + "/" + x.group(6));
         }
         return m;
     }
 
     private static Map<String, String> errorstats(RespClient c) throws IOException {
         Map<String, String> m = new TreeMap<>();
-        String info = text(c.call("INFO", "errorstats"));
-        assertTrue(info.startsWith("# Errorstats\r\n"), info);
-        for (String line : info.split("\r\n")) {
-            if (line.isEmpty() || line.startsWith("#")) {
-                continue;
-            }
-            Matcher x = ERRSTAT.matcher(line);
-            assertTrue(x.matches(), "not Redis's shape: " + line);
+        for (Matcher x : lines(c, "errorstats", "# Errorstats", ERRSTAT)) {
             m.put(x.group(1), x.group(2));
         }
         return m;
