@@ -113,7 +113,9 @@ final class Checker {
             }
             if (okAfter && !after.isEmpty()) {
                 chosen.putAll(after);
-                counts.inflightApplied++;
+                if (!okBefore) {
+                    counts.inflightApplied++;
+                }
             } else if (!okBefore) {
                 // neither world: report each key against both
                 StringBuilder sb = new StringBuilder();

@@ -15,6 +15,7 @@ final class Counts {
     long inflight;
     /** Of those, MSET, RENAME and EXEC that had to be whole or absent. */
     long inflightMultiKey;
+    /** Of those, found applied (and not also as acknowledged: a DEL of absent keys fits both). */
     long inflightApplied;
     long isolation;
     long bigValues;

@@ -186,8 +186,9 @@ public final class Kill9Soak implements Callable<Integer> {
             Reaper.killAll();
         }
         Duration took = Duration.ofNanos(System.nanoTime() - t0);
+        String growth = SoakReport.growth(work.resolve("server.log"));
         String summary = SoakReport.summary(theSeed, done, clients, total, violations, restarts, killedWhat,
-                finalDbsize, took);
+                finalDbsize, growth, took);
         log.println();
         log.println(summary);
         if (violations.total() > 0 || keep) {
@@ -197,7 +198,7 @@ public final class Kill9Soak implements Callable<Integer> {
         }
         if (!printOnly && done == rounds) {
             String md = SoakReport.markdown(this, commandLine, started, theSeed, done, total, violations, restarts,
-                    killedWhat, finalDbsize, took);
+                    killedWhat, finalDbsize, growth, took);
             dev.cajon.bench.harness.MarkdownSection.write(home.resolve(out), "kill9-soak", md);
             log.println("updated: " + home.resolve(out));
         }

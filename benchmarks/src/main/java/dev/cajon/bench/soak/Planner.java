@@ -171,7 +171,8 @@ final class Planner {
                 }
             }
         }
-        return new Op(Op.Kind.EXEC, "EXEC", steps, "EXEC r" + round);
+        // a DEL finds no key before the first SET: then there may be nothing to run
+        return steps.isEmpty() ? null : new Op(Op.Kind.EXEC, "EXEC", steps, "EXEC r" + round);
     }
 
     private static Op plain(Partition p, int round, String name, Step s) {

@@ -24,6 +24,37 @@ final class SoakReport {
         return out.isEmpty() ? "nothing (already dead?)" : String.join(", ", out);
     }
 
+    private static final java.util.regex.Pattern GREW =
+            java.util.regex.Pattern.compile(" (\\S+)/0 grew to generation (\\d+) \\((\\d+) entries\\)");
+
+    /**
+     * "soak_a: generation 5 (65536 entries), ..." from the server's log: how far each app's map
+     * grew over the run (the log is appended across restarts).
+     */
+    static String growth(java.nio.file.Path serverLog) {
+        java.util.Map<String, String> last = new java.util.TreeMap<>();
+        java.util.Map<String, Integer> steps = new java.util.TreeMap<>();
+        try {
+            for (String line : java.nio.file.Files.readAllLines(serverLog,
+                    java.nio.charset.StandardCharsets.UTF_8)) {
+                java.util.regex.Matcher m = GREW.matcher(line);
+                if (m.find() && java.util.Arrays.asList(Kill9Soak.APPS).contains(m.group(1))) {
+                    last.put(m.group(1), "generation " + m.group(2) + String.format(" (%,d entries)",
+                            Long.parseLong(m.group(3))));
+                    steps.merge(m.group(1), 1, Integer::sum);
+                }
+            }
+        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+            return "unknown (" + e.getMessage() + ")";
+        }
+        if (last.isEmpty()) {
+            return "no growth logged";
+        }
+        List<String> out = new ArrayList<>();
+        last.forEach((app, g) -> out.add(app + " " + g + ", " + steps.get(app) + " growth steps"));
+        return String.join("; ", out);
+    }
+
     /** How many rounds' kill -9 reached exactly one process, a JVM. */
     static long killedJvmOnly(List<String> killedWhat) {
         return killedWhat.stream().filter(k -> !k.contains(",") && k.endsWith("/java")).count();
@@ -39,7 +70,7 @@ final class SoakReport {
     }
 
     static String summary(long seed, int rounds, int clients, Counts t, Violations v, List<Long> restarts,
-                          List<String> killedWhat, long[] dbsize, Duration took) {
+                          List<String> killedWhat, long[] dbsize, String growth, Duration took) {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format("soak-kill9 summary: seed %d, %d rounds, %d clients, %d s%n", seed, rounds, clients,
                 took.toSeconds()));
@@ -58,6 +89,8 @@ final class SoakReport {
                 percentile(restarts, 1.0)));
         sb.append(String.format("  keys at the end:      %s %,d, %s %,d%n", Kill9Soak.APPS[0], dbsize[0],
                 Kill9Soak.APPS[1], dbsize[1]));
+        sb.append("  map growth (db 0):    ").append(growth).append('\n');
+        sb.append("  load average at end:  ").append(dev.cajon.bench.harness.MachineInfo.loadAverage()).append('\n');
         sb.append(String.format("  failures:             %d%s%n", v.total(), byKind(v.counts())));
         List<Violations.Violation> first = v.first();
         for (int i = 0; i < Math.min(10, first.size()); i++) {
@@ -82,7 +115,8 @@ final class SoakReport {
     }
 
     static String markdown(Kill9Soak o, String commandLine, ZonedDateTime started, long seed, int rounds, Counts t,
-                           Violations v, List<Long> restarts, List<String> killedWhat, long[] dbsize, Duration took) {
+                           Violations v, List<Long> restarts, List<String> killedWhat, long[] dbsize, String growth,
+                           Duration took) {
         StringBuilder md = new StringBuilder();
         md.append("## kill -9 soak (").append(started.toLocalDate()).append(")\n\n");
         md.append("`").append(commandLine).append("`, seed ").append(seed).append(", ").append(rounds)
@@ -121,6 +155,9 @@ final class SoakReport {
                 .append(percentile(restarts, 1.0)).append(" ms |\n");
         md.append("| keys at the end (").append(Kill9Soak.APPS[0]).append(", ").append(Kill9Soak.APPS[1])
                 .append(") | ").append(String.format("%,d, %,d", dbsize[0], dbsize[1])).append(" |\n");
+        md.append("| map growth (db 0, from the server log) | ").append(growth).append(" |\n");
+        md.append("| load average at the end (1, 5, 15 min) | ").append(dev.cajon.bench.harness.MachineInfo.loadAverage())
+                .append(" |\n");
         row(md, "failures", v.total());
         md.append('\n');
         if (v.total() > 0) {
