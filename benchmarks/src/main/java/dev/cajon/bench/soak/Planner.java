@@ -185,9 +185,7 @@ final class Planner {
         if (p.strings.size() == 0 || (mayInsert && p.strings.size() < target)) {
             return p.newKey(p.strings);
         }
-        String k = p.strings.random(r);
-        // text keys whose value grew long are set again rather than appended to
-        return k;
+        return p.strings.random(r);
     }
 
     private String counterKey(Partition p, Random r, int round) {
