@@ -79,6 +79,36 @@ public final class Reaper {
         return exited != null ? exited : Duration.ofNanos(System.nanoTime() - t0);
     }
 
+    /**
+     * SIGKILL ({@code kill -9}) of the process and its descendants at once, no SIGTERM first, so
+     * nothing of the server's own shutdown runs. Returns what was killed ("pid command"), the
+     * process itself first.
+     */
+    static List<String> kill9(Process p) {
+        List<ProcessHandle> tree = tree(p.toHandle());
+        List<String> killed = new ArrayList<>();
+        for (ProcessHandle h : tree) {
+            String cmd = h.info().command().orElse("?");
+            if (h.destroyForcibly()) {
+                killed.add(h.pid() + " " + cmd);
+            }
+        }
+        for (ProcessHandle h : tree) {
+            try {
+                h.onExit().get(10, TimeUnit.SECONDS);
+            } catch (Exception timeoutOrInterrupt) {
+                // a SIGKILLed process that is not gone after 10 s is the kernel's business
+            }
+        }
+        try {
+            p.waitFor(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        LIVE.remove(p);
+        return killed;
+    }
+
     /** Kills everything still registered: used by the shutdown hook and after failures. */
     public static void killAll() {
         List<Process> all = new ArrayList<>(LIVE);

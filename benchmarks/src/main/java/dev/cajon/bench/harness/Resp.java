@@ -30,6 +30,7 @@ final class Resp implements AutoCloseable {
 
     private static final byte[] PING = "*1\r\n$4\r\nPING\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] PONG = "+PONG\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] NOAUTH = "-NOAUTH".getBytes(StandardCharsets.US_ASCII);
 
     private final Socket socket;
     private final InputStream in;
@@ -55,7 +56,8 @@ final class Resp implements AutoCloseable {
             s.connect(new InetSocketAddress(CommandTemplate.LOOPBACK, port), timeoutMillis);
             s.getOutputStream().write(PING);
             byte[] got = s.getInputStream().readNBytes(PONG.length);
-            return Arrays.equals(got, PONG);
+            // a server started with a password answers -NOAUTH once it is up (the kill -9 soak's)
+            return Arrays.equals(got, PONG) || Arrays.equals(got, NOAUTH);
         } catch (IOException e) {
             return false;
         }

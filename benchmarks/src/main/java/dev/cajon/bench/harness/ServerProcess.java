@@ -127,6 +127,19 @@ public final class ServerProcess implements AutoCloseable {
         return d;
     }
 
+    /**
+     * {@code kill -9} of the server: SIGKILL to the process and its descendants (the JVM itself,
+     * as bin/cajon-server execs it), no grace period. Returns "pid command" of each process killed.
+     */
+    public List<String> kill9() {
+        if (process == null) {
+            return List.of();
+        }
+        List<String> killed = Reaper.kill9(process);
+        process = null;
+        return killed;
+    }
+
     public boolean isAlive() {
         return process != null && process.isAlive();
     }

@@ -39,7 +39,7 @@ import picocli.CommandLine.Option;
         description = "Side-by-side redis-benchmark of Cajon against redis-server (plain and AOF).")
 public final class SideBySide implements Callable<Integer> {
 
-    static final String DEFAULT_CAJON_CMD =
+    public static final String DEFAULT_CAJON_CMD =
             "{home}/bin/cajon-server --bind 127.0.0.1 --port {port} --dir {dir}";
     static final String DEFAULT_REDIS_CMD =
             "redis-server --bind 127.0.0.1 --port {port} --dir {dir} --save \"\" --appendonly no";

@@ -21,12 +21,13 @@ import java.util.List;
  * without building a {@code String}), and the common replies ({@code +OK}, a bulk string, an
  * integer) are checked and skipped without allocating. Only {@link #call} builds objects.
  *
- * <p>Not thread-safe: one connection per thread.
+ * <p>Not thread-safe: one connection per thread. Also used by the kill -9 soak
+ * ({@code dev.cajon.bench.soak}).
  */
-final class RespConn implements AutoCloseable {
+public final class RespConn implements AutoCloseable {
 
     /** An error reply, returned by {@link #call}. */
-    record Error(String message) {
+    public record Error(String message) {
         @Override
         public String toString() {
             return "-" + message;
@@ -50,7 +51,7 @@ final class RespConn implements AutoCloseable {
     /** The text of the last error reply seen by the skipping readers, for messages. */
     String lastError;
 
-    RespConn(int port, int timeoutMillis) throws IOException {
+    public RespConn(int port, int timeoutMillis) throws IOException {
         socket = new Socket();
         socket.setTcpNoDelay(true);
         socket.setSoTimeout(timeoutMillis);
@@ -62,12 +63,12 @@ final class RespConn implements AutoCloseable {
     // ------------------------------------------------------------------ writing
 
     /** Starts a command of {@code n} arguments (the command name counts). */
-    RespConn array(int n) {
+    public RespConn array(int n) {
         header('*', n);
         return this;
     }
 
-    RespConn bulk(byte[] b) {
+    public RespConn bulk(byte[] b) {
         header('$', b.length);
         put(b, 0, b.length);
         crlf();
@@ -75,7 +76,7 @@ final class RespConn implements AutoCloseable {
     }
 
     /** A non-negative number as a bulk string, e.g. the deadline of PXAT. */
-    RespConn bulk(long v) {
+    public RespConn bulk(long v) {
         // the header first: header() itself uses the digits scratch array
         header('$', decimalLength(v));
         int n = decimal(v);
@@ -102,7 +103,7 @@ final class RespConn implements AutoCloseable {
     }
 
     /** Buffers a whole command given as text. */
-    RespConn command(String... argv) {
+    public RespConn command(String... argv) {
         array(argv.length);
         for (String a : argv) {
             bulk(a.getBytes(StandardCharsets.UTF_8));
@@ -110,7 +111,7 @@ final class RespConn implements AutoCloseable {
         return this;
     }
 
-    void flush() throws IOException {
+    public void flush() throws IOException {
         if (wlen > 0) {
             out.write(wbuf, 0, wlen);
             wlen = 0;
@@ -174,7 +175,7 @@ final class RespConn implements AutoCloseable {
     // ------------------------------------------------------------------ reading
 
     /** Reads one reply; true if it was exactly {@code +OK}. Any other reply is consumed. */
-    boolean readOk() throws IOException {
+    public boolean readOk() throws IOException {
         int type = next();
         if (type == '+') {
             boolean ok = next() == 'O' && next() == 'K' && next() == '\r';
@@ -206,7 +207,7 @@ final class RespConn implements AutoCloseable {
     }
 
     /** Reads an integer reply; anything else is an IOException. */
-    long readInteger() throws IOException {
+    public long readInteger() throws IOException {
         int type = next();
         if (type == ':') {
             return readLongLine();
@@ -216,18 +217,18 @@ final class RespConn implements AutoCloseable {
     }
 
     /** Sends one command and reads its reply as an object (String, Error, Long, byte[], List). */
-    Object call(String... argv) throws IOException {
+    public Object call(String... argv) throws IOException {
         command(argv);
         flush();
         return read();
     }
 
-    Object read() throws IOException {
+    public Object read() throws IOException {
         return readRest(next());
     }
 
     /** A reply as text (bulk strings decoded as UTF-8). */
-    static String text(Object reply) {
+    public static String text(Object reply) {
         if (reply instanceof byte[] b) {
             return new String(b, StandardCharsets.UTF_8);
         }
