@@ -264,8 +264,11 @@ public final class Main implements Callable<Integer> {
             java.net.InetSocketAddress m = server.metricsAddress();
             Log.LOG.info("Prometheus metrics on http://{}:{}/metrics", m.getHostString(), m.getPort());
         }
+        // the heap back to the OS after a burst, nothing while idle (see HeapReturner)
+        dev.cajon.server.limits.HeapReturner heap = new dev.cajon.server.limits.HeapReturner().start();
         stopRequested.await();
         Log.LOG.info("shutting down");
+        heap.close();
         server.close();
         return 0;
     }
