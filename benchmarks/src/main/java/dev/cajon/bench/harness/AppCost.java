@@ -216,7 +216,7 @@ public final class AppCost implements Callable<Integer> {
                 .append(valueSize).append(" bytes, written through AUTH as that app; every count starts on a fresh"
                         + " data directory with the server's defaults (`--max-open-keyspaces 256`,"
                         + " `--keyspace-idle 60`). RSS is VmRSS " + settle.toSeconds() + " s after the load, as an"
-                        + " operator sees it (the launcher's G1 returns idle heap after 5 s), then"
+                        + " operator sees it (the launcher returns the heap of a burst about 2 s after it), then"
                         + " after a full GC (`jcmd GC.run`); disk is `du` of the data directory after a clean stop;"
                         + " restart is SIGTERM, start, first PONG. The idle first command is a GET of an app whose"
                         + " keyspace is released (a clean start maps none) and whose files were evicted from the"
