@@ -65,6 +65,8 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
     private static final Logger log = LoggerFactory.getLogger(ConnectionHandler.class);
 
     private final ServerContext server;
+    /** The fsync policy; under {@code always} {@link #flushBatch} waits for the sync of its batch. */
+    private final dev.cajon.storage.durability.Durability durability;
     private ChannelHandlerContext ctx;
     private ClientSession session;
     private Ctx command;
@@ -94,6 +96,7 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
 
     public ConnectionHandler(ServerContext server) {
         this.server = server;
+        this.durability = server.store().durability();
     }
 
     // ---------------------------------------------------------------- DecoderLimits
@@ -151,6 +154,7 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
             return;
         }
         if (batch != null && batch.isReadable()) {
+            durability.beforeReply();
             server.stats().netOutputBytes.add(batch.readableBytes());
             ctx.write(batch, ctx.voidPromise());
         } else if (batch != null) {
@@ -451,6 +455,9 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
         ByteBuf b = batch;
         batch = null;
         if (b != null && b.isReadable()) {
+            // appendfsync always: the writes this batch made (and any it read) reach the disk
+            // before its replies leave, once per batch (the group commit, see Durability)
+            durability.beforeReply();
             server.stats().netOutputBytes.add(b.readableBytes());
             ctx.write(b, ctx.voidPromise());
         } else if (b != null) {

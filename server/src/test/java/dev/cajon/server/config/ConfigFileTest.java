@@ -46,6 +46,17 @@ class ConfigFileTest {
     }
 
     @Test
+    void appendfsyncTakesRedisWordsInAnyCase() throws Exception {
+        assertEquals("always", ConfigFile.parse(List.of("appendfsync ALWAYS")).get("appendfsync"));
+        assertEquals("everysec", ConfigFile.parse(List.of("appendfsync everysec")).get("appendfsync"));
+        assertEquals("no", ConfigFile.parse(List.of("# off", "appendfsync No")).get("appendfsync"));
+        ConfigFile.Error e = assertThrows(ConfigFile.Error.class,
+                () -> ConfigFile.parse(List.of("port 7000", "appendfsync sometimes")));
+        assertEquals(2, e.line);
+        assertEquals("argument(s) must be one of the following: everysec, always, no", e.reason);
+    }
+
+    @Test
     void splitsArgumentsAsRedisDoes() {
         assertEquals(List.of("a", "b c", "d'e"), ConfigFile.split("a \"b c\" 'd\\'e'"));
         assertEquals(List.of("x\ny\t"), ConfigFile.split("\"x\\ny\\t\""));
