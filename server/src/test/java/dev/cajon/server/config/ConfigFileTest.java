@@ -109,7 +109,8 @@ class ConfigFileTest {
         Map<String, String> v = ConfigFile.parse(List.of(block.split("\n")));
         assertEquals("change me", v.get("requirepass"));
         assertEquals("normal 67108864 16777216 60", v.get("client-output-buffer-limit"));
-        assertEquals(16, v.size());
+        assertEquals("everysec", v.get("appendfsync"));
+        assertEquals(17, v.size());
     }
 
     @Test
