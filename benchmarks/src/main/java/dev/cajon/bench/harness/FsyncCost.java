@@ -171,7 +171,7 @@ public final class FsyncCost implements Callable<Integer> {
                                 budget.cap(runTimeout), work);
                         double rate = o.ok() ? o.row().rps() : warmupRequests / Math.max(0.001, o.elapsed().toNanos() / 1e9);
                         slowestWarmup.merge(key(s.policy, t, p), rate, Math::min);
-                        log.printf("warm-up  %-18s -P %-2d %-5s %s%n", s.name(), p, t, describe(o));
+                        log.printf("warm-up  %-18s -P %-2d %-5s %s%n", s.name(), p, t, SideBySide.describe(o));
                     }
                 }
             }
@@ -218,7 +218,7 @@ public final class FsyncCost implements Callable<Integer> {
                         }
                         RedisBenchmark.Outcome o = RedisBenchmark.run(w, s.server.port(), t, p,
                                 requestsPerRun.get(key(s.policy, t, p)), budget.cap(runTimeout), work);
-                        log.printf("round %d  %-18s -P %-2d %-5s %s%n", round, s.name(), p, t, describe(o));
+                        log.printf("round %d  %-18s -P %-2d %-5s %s%n", round, s.name(), p, t, SideBySide.describe(o));
                         if (o.ok()) {
                             samples.computeIfAbsent(cell, k -> new ArrayList<>()).add(o.row());
                         } else {
@@ -233,13 +233,6 @@ public final class FsyncCost implements Callable<Integer> {
             }
         }
         return null;
-    }
-
-    private static String describe(RedisBenchmark.Outcome o) {
-        return o.ok()
-                ? String.format(Locale.ROOT, "%,12.0f rps  p50 %.3f ms  p99 %.3f ms  (%.1f s)", o.row().rps(),
-                        o.row().p50Ms(), o.row().p99Ms(), o.elapsed().toMillis() / 1000.0)
-                : "FAILED: " + o.failure();
     }
 
     private double median(Side s, String t, int p, java.util.function.ToDoubleFunction<RedisBenchmark.Row> f) {
