@@ -67,6 +67,8 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
     private final ServerContext server;
     /** The fsync policy; under {@code always} {@link #flushBatch} waits for the sync of its batch. */
     private final dev.cajon.storage.durability.Durability durability;
+    /** Replies wait in {@link GroupCommit} for this loop turn's sync. */
+    private boolean deferred;
     private ChannelHandlerContext ctx;
     private ClientSession session;
     private Ctx command;
@@ -446,9 +448,25 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         lastInteraction = server.clock().nowMillis();
-        flushBatch(false);
+        if (durability.syncBeforeReply() && batch != null && batch.isReadable()) {
+            // appendfsync always: one sync for every connection of this turn of the loop
+            if (!deferred) {
+                deferred = true;
+                GroupCommit.defer(this, ctx.executor(), durability);
+            }
+        } else {
+            flushBatch(false);
+        }
         // replies are on their way; in an expiry backlog this loop now deletes a few due keys
         server.assistExpiry();
+    }
+
+    /** {@link GroupCommit}: this turn's sync ran; the replies go now (after a sync of anything newer). */
+    void flushDeferred() {
+        deferred = false;
+        if (!closing) {
+            flushBatch(false);
+        }
     }
 
     private void flushBatch(boolean thenClose) {

@@ -189,9 +189,14 @@ public final class Durability implements AutoCloseable {
      * was written.
      */
     public void beforeReply() {
-        if (policy == FsyncPolicy.ALWAYS && (queued > 0 || passRunning)) {
+        if (syncBeforeReply()) {
             syncDirty();
         }
+    }
+
+    /** Whether {@link #beforeReply} would sync now (always, and something is queued or being synced). */
+    public boolean syncBeforeReply() {
+        return policy == FsyncPolicy.ALWAYS && (queued > 0 || passRunning);
     }
 
     /** The once-a-second pass of the {@code cajon-fsync} thread (tests call it directly). */
