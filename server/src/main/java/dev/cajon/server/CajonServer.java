@@ -85,7 +85,7 @@ public final class CajonServer implements AutoCloseable {
         CompletableFuture<Store> opening = new CompletableFuture<>();
         Thread opener = new Thread(() -> {
             try {
-                Store s = Store.open(config.dir(), config.clock(), wheel);
+                Store s = Store.open(config.dir(), config.clock(), wheel, config.appendfsync());
                 try {
                     dev.cajon.storage.Keyspace first = s.keyspace(Store.DEFAULT_APP, 0);
                     // the path that reopens an idle app's keyspace runs once now, while the event

@@ -87,6 +87,11 @@ public final class Main implements Callable<Integer> {
                     + " milliseconds. 0 closes them only past --max-open-keyspaces (default: ${DEFAULT-VALUE}).")
     long keyspaceIdleSeconds = ServerConfig.DEFAULT_KEYSPACE_IDLE_SECONDS;
 
+    @Option(names = "--appendfsync", paramLabel = "always|everysec|no",
+            description = "When writes reach the disk, as Redis's appendfsync: always (before each reply), everysec"
+                    + " (once a second, the default) or no (when the OS likes). Every policy survives kill -9.")
+    String appendfsync = "everysec";
+
     @Option(names = "--maxclients", paramLabel = "N",
             description = "Most clients connected at once (default: ${DEFAULT-VALUE}); the open files limit is raised to fit.")
     int maxclients = dev.cajon.server.limits.NetSettings.DEFAULT_MAXCLIENTS;
@@ -222,6 +227,12 @@ public final class Main implements Callable<Integer> {
                 .withExpiryWarmup(expiryWarmup).withRequirepass(requirepass)
                 .withMetrics(metricsPort, metricsBind).withAppQuota(Math.max(0, appMaxKeys), Math.max(0, appMaxBytes))
                 .withIdleKeyspaces(maxOpenKeyspaces, Math.max(0, keyspaceIdleSeconds));
+        dev.cajon.storage.durability.FsyncPolicy fsync = dev.cajon.storage.durability.FsyncPolicy.parse(appendfsync);
+        if (fsync == null) {
+            System.err.println("cajon-server: --appendfsync " + dev.cajon.server.config.ConfigFile.APPENDFSYNC_VALUES);
+            return CommandLine.ExitCode.USAGE;
+        }
+        cfg = cfg.withAppendfsync(fsync);
         Object net = netSettings();
         if (net instanceof String) {
             System.err.println("cajon-server: " + net);
@@ -253,8 +264,8 @@ public final class Main implements Callable<Integer> {
         // any other way out of the JVM still closes the maps
         Thread fallback = new Thread(server::close, "cajon-shutdown");
         Runtime.getRuntime().addShutdownHook(fallback);
-        Log.LOG.info("Cajon {} ready to accept connections on {}:{} (data dir {}, {} transport, {} recovery, started in {} ms)",
-                Version.CAJON, bind, server.port(), dir.toAbsolutePath().normalize(), server.transport(),
+        Log.LOG.info("Cajon {} ready to accept connections on {}:{} (data dir {}, appendfsync {}, {} transport, {} recovery, started in {} ms)",
+                Version.CAJON, bind, server.port(), dir.toAbsolutePath().normalize(), fsync.word(), server.transport(),
                 server.store().recovered() ? "after" : "no", (System.nanoTime() - t0) / 1_000_000);
         if (limits.protectedMode() && server.context().accounts().defaultNopass() && !loopback(bind)) {
             Log.LOG.warn("Protected mode is on and the default user has no password: clients from other addresses than"
@@ -332,6 +343,9 @@ public final class Main implements Callable<Integer> {
                     break;
                 case "--metrics-bind":
                     m.metricsBind = value;
+                    break;
+                case "--appendfsync":
+                    m.appendfsync = value;
                     break;
                 case "--port":
                 case "--io-threads":

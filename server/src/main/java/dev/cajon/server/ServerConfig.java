@@ -29,12 +29,13 @@ import java.nio.file.Path;
  *                    least recently used are released (each mapped one holds a file descriptor)
  * @param keyspaceIdleSeconds a keyspace unused this long is released (0: only past the budget)
  * @param configFile  the file given with {@code --config}, absolute (null: none); CONFIG REWRITE writes it
+ * @param appendfsync the fsync policy at start (Redis's appendfsync; CONFIG SET changes it at run time)
  */
 public record ServerConfig(String bind, int port, Path dir, Clock clock, int ioThreads, boolean activeExpiry,
                            int expiryThreads, boolean expiryWarmup, String requirepass, int metricsPort,
                            String metricsBind, long appMaxKeys, long appMaxBytes,
                            dev.cajon.server.limits.NetSettings net, int maxOpenKeyspaces, long keyspaceIdleSeconds,
-                           Path configFile) {
+                           Path configFile, dev.cajon.storage.durability.FsyncPolicy appendfsync) {
     public static final String DEFAULT_BIND = "127.0.0.1";
     public static final int DEFAULT_PORT = 6379;
     public static final Path DEFAULT_DIR = Path.of("data");
@@ -49,83 +50,89 @@ public record ServerConfig(String bind, int port, Path dir, Clock clock, int ioT
     public static ServerConfig defaults() {
         return new ServerConfig(DEFAULT_BIND, DEFAULT_PORT, DEFAULT_DIR, Clock.SYSTEM, 0, true, 0, true, null, METRICS_OFF,
                 DEFAULT_METRICS_BIND, 0, 0, dev.cajon.server.limits.NetSettings.defaults(), DEFAULT_MAX_OPEN_KEYSPACES,
-                DEFAULT_KEYSPACE_IDLE_SECONDS, null);
+                DEFAULT_KEYSPACE_IDLE_SECONDS, null, dev.cajon.storage.durability.FsyncPolicy.EVERYSEC);
     }
 
     public ServerConfig withPort(int p) {
         return new ServerConfig(bind, p, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile, appendfsync);
     }
 
     public ServerConfig withDir(Path d) {
         return new ServerConfig(bind, port, d, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile, appendfsync);
     }
 
     public ServerConfig withBind(String b) {
         return new ServerConfig(b, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile, appendfsync);
     }
 
     public ServerConfig withClock(Clock c) {
         return new ServerConfig(bind, port, dir, c, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile, appendfsync);
     }
 
     public ServerConfig withActiveExpiry(boolean on) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, on, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile, appendfsync);
     }
 
     public ServerConfig withExpiryThreads(int n) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, n, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile, appendfsync);
     }
 
     public ServerConfig withIoThreads(int n) {
         return new ServerConfig(bind, port, dir, clock, n, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile, appendfsync);
     }
 
     public ServerConfig withExpiryWarmup(boolean on) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, on, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile, appendfsync);
     }
 
     /** {@code --requirepass}: the default user needs this password (null: no password). */
     public ServerConfig withRequirepass(String pass) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, pass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile, appendfsync);
     }
 
     /** The record's fields, with the password hidden. */
     public ServerConfig withMetrics(int p, String b) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                p, b, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile);
+                p, b, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile, appendfsync);
     }
 
     /** {@code --app-max-keys} and {@code --app-max-bytes}: the quota of apps without their own. */
     public ServerConfig withAppQuota(long keys, long bytes) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, keys, bytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile);
+                metricsPort, metricsBind, keys, bytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile, appendfsync);
     }
 
     /** The connection limits: {@code --maxclients}, {@code --timeout}, ... */
     public ServerConfig withNet(dev.cajon.server.limits.NetSettings n) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, n, maxOpenKeyspaces, keyspaceIdleSeconds, configFile);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, n, maxOpenKeyspaces, keyspaceIdleSeconds, configFile, appendfsync);
     }
 
     /** {@code --max-open-keyspaces} and {@code --keyspace-idle}: when idle keyspaces are released. */
     public ServerConfig withIdleKeyspaces(int maxOpen, long idleSeconds) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpen, idleSeconds, configFile);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpen, idleSeconds, configFile, appendfsync);
     }
 
     /** {@code --config}: the file CONFIG REWRITE writes back (null: none). */
     public ServerConfig withConfigFile(Path file) {
         return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
-                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, file);
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, file, appendfsync);
+    }
+
+    /** {@code --appendfsync}: always, everysec (the default) or no. */
+    public ServerConfig withAppendfsync(dev.cajon.storage.durability.FsyncPolicy p) {
+        return new ServerConfig(bind, port, dir, clock, ioThreads, activeExpiry, expiryThreads, expiryWarmup, requirepass,
+                metricsPort, metricsBind, appMaxKeys, appMaxBytes, net, maxOpenKeyspaces, keyspaceIdleSeconds, configFile, p);
     }
 
     public boolean metricsOn() {
@@ -139,6 +146,7 @@ public record ServerConfig(String bind, int port, Path dir, Clock clock, int ioT
                 + ", expiryWarmup=" + expiryWarmup + ", requirepass=" + (requirepass == null ? "none" : "(hidden)")
                 + ", metricsPort=" + metricsPort + ", metricsBind=" + metricsBind + ", appMaxKeys=" + appMaxKeys
                 + ", appMaxBytes=" + appMaxBytes + ", net=" + net + ", maxOpenKeyspaces=" + maxOpenKeyspaces
-                + ", keyspaceIdleSeconds=" + keyspaceIdleSeconds + ", configFile=" + configFile + "]";
+                + ", keyspaceIdleSeconds=" + keyspaceIdleSeconds + ", configFile=" + configFile
+                + ", appendfsync=" + appendfsync.word() + "]";
     }
 }

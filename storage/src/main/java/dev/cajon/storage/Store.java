@@ -72,6 +72,8 @@ public final class Store implements Closeable {
     private java.util.concurrent.ScheduledExecutorService sweeper;
     private final java.util.concurrent.atomic.AtomicBoolean sweepAsked = new java.util.concurrent.atomic.AtomicBoolean();
     private final java.util.concurrent.atomic.AtomicLong releases = new java.util.concurrent.atomic.AtomicLong();
+    /** The fsync policy and the files written since the last sync (registered for {@link #dir}). */
+    private final dev.cajon.storage.durability.Durability durability;
 
     /** Thrown when another process holds the data directory. */
     public static final class DataDirLockedException extends RuntimeException {
@@ -83,7 +85,9 @@ public final class Store implements Closeable {
         }
     }
 
-    private Store(Path dir, Clock clock, FileChannel ch, FileLock lock, boolean recovered, ExpiryListener l) {
+    private Store(Path dir, Clock clock, FileChannel ch, FileLock lock, boolean recovered, ExpiryListener l,
+                  dev.cajon.storage.durability.Durability durability) {
+        this.durability = durability;
         this.expiryListener = l == null ? ExpiryListener.NONE : l;
         this.dir = dir;
         this.clock = clock;
@@ -101,6 +105,24 @@ public final class Store implements Closeable {
      * {@code expiry}, so an expiry index can be rebuilt from the value headers on start.
      */
     public static Store open(Path dir, Clock clock, ExpiryListener expiry) {
+        return open(dir, clock, expiry, dev.cajon.storage.durability.FsyncPolicy.NO);
+    }
+
+    /**
+     * {@link #open(Path, Clock, ExpiryListener)} with an fsync policy (Redis's appendfsync): under
+     * {@code everysec} and {@code always} the {@code cajon-fsync} thread runs from now on, and
+     * every file written under the directory is synced as {@link #durability()} says.
+     */
+    public static Store open(Path dir, Clock clock, ExpiryListener expiry, dev.cajon.storage.durability.FsyncPolicy fsync) {
+        return open(dir, clock, expiry, fsync, true);
+    }
+
+    /**
+     * With {@code fsyncThread} false no {@code cajon-fsync} thread runs: a test drives the
+     * once-a-second pass itself ({@link dev.cajon.storage.durability.Durability#tick}).
+     */
+    public static Store open(Path dir, Clock clock, ExpiryListener expiry, dev.cajon.storage.durability.FsyncPolicy fsync,
+                             boolean fsyncThread) {
         Path real;
         try {
             Files.createDirectories(dir);
@@ -115,7 +137,7 @@ public final class Store implements Closeable {
         }
         boolean opened = false;
         try {
-            Store s = openLocked(dir, clock, expiry);
+            Store s = openLocked(dir, clock, expiry, fsync, fsyncThread);
             s.held = real;
             opened = true;
             return s;
@@ -126,7 +148,8 @@ public final class Store implements Closeable {
         }
     }
 
-    private static Store openLocked(Path dir, Clock clock, ExpiryListener expiry) {
+    private static Store openLocked(Path dir, Clock clock, ExpiryListener expiry,
+                                    dev.cajon.storage.durability.FsyncPolicy fsync, boolean fsyncThread) {
         try {
             FileChannel ch = FileChannel.open(dir.resolve("cajon.lock"), StandardOpenOption.CREATE,
                     StandardOpenOption.WRITE);
@@ -142,16 +165,22 @@ public final class Store implements Closeable {
             }
             Path running = dir.resolve("cajon.running");
             boolean unclean = Files.exists(running);
-            Store s = new Store(dir, clock, ch, lock, unclean, expiry);
+            dev.cajon.storage.durability.Durability durability = new dev.cajon.storage.durability.Durability(fsync);
+            durability.register(dir);
+            Store s = new Store(dir, clock, ch, lock, unclean, expiry, durability);
             try {
                 if (unclean) {
                     log.warn("{} was not closed cleanly: recovering every keyspace", dir.toAbsolutePath());
                 }
                 s.openExisting(unclean);
                 Files.writeString(running, Long.toString(ProcessHandle.current().pid()));
+                if (fsyncThread) {
+                    durability.start();
+                }
             } catch (RuntimeException | IOException e) {
                 // keep cajon.running: the next start must still recover
                 s.open.values().forEach(Keyspace::close);
+                durability.close();
                 lock.release();
                 ch.close();
                 throw e;
@@ -181,6 +210,11 @@ public final class Store implements Closeable {
                 }
             }
         }
+    }
+
+    /** The fsync policy in force (CONFIG SET appendfsync changes it) and its counters. */
+    public dev.cajon.storage.durability.Durability durability() {
+        return durability;
     }
 
     /** Whether this start followed an unclean stop (and so ran recovery). */
@@ -440,6 +474,12 @@ public final class Store implements Closeable {
             } catch (RuntimeException e) {
                 log.error("closing {} failed", ks.name(), e);
             }
+        }
+        // the last writes and the files closing wrote, before cajon.running says "clean"
+        try {
+            durability.close();
+        } catch (RuntimeException e) {
+            log.error("last fsync pass failed", e);
         }
         try {
             Files.deleteIfExists(dir.resolve("cajon.running"));

@@ -345,7 +345,7 @@ public final class SideBySide implements Callable<Integer> {
         return test.equalsIgnoreCase("MSET") ? Math.max(1, n / msetDivisor) : n;
     }
 
-    private static String describe(RedisBenchmark.Outcome o) {
+    static String describe(RedisBenchmark.Outcome o) {
         return o.ok()
                 ? String.format(Locale.ROOT, "%,12.0f rps  p50 %.3f ms  p99 %.3f ms  (%.1f s)",
                         o.row().rps(), o.row().p50Ms(), o.row().p99Ms(), o.elapsed().toMillis() / 1000.0)

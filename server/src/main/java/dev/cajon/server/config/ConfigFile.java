@@ -30,7 +30,10 @@ public final class ConfigFile {
     public static final Set<String> NAMES = Set.of("bind", "port", "dir", "requirepass", "maxclients", "timeout",
             "tcp-keepalive", "proto-max-bulk-len", "client-query-buffer-limit", "client-output-buffer-limit",
             "protected-mode", "app-max-keys", "app-max-bytes", "max-open-keyspaces", "keyspace-idle", "metrics-port",
-            "metrics-bind", "io-threads");
+            "metrics-bind", "io-threads", "appendfsync");
+
+    /** Redis's reason for a value of appendfsync that is none of its three words, in Redis's order. */
+    public static final String APPENDFSYNC_VALUES = "argument(s) must be one of the following: everysec, always, no";
 
     /** A line that stops the start, shown as redis-server shows it. */
     public static final class Error extends Exception {
@@ -134,6 +137,13 @@ public final class ConfigFile {
                     return Long.toString(LimitParameters.integer(n, v, 0, Long.MAX_VALUE));
                 case "app-max-bytes":
                     return Long.toString(LimitParameters.memory(n, v, 0));
+                case "appendfsync": {
+                    dev.cajon.storage.durability.FsyncPolicy p = dev.cajon.storage.durability.FsyncPolicy.parse(v);
+                    if (p == null) {
+                        throw new IllegalArgumentException(APPENDFSYNC_VALUES);
+                    }
+                    return p.word();
+                }
                 default: {
                     // the connection limits: CONFIG SET's own check, on a scratch copy of the defaults
                     NetLimits scratch = new NetLimits(NetSettings.defaults());

@@ -33,6 +33,11 @@ public final class ConfigRewrite {
 
     /** The values a rewrite writes: those in force of every directive CONFIG REWRITE knows. */
     public static Map<String, String> values(ServerConfig cfg, NetLimits l) {
+        return values(cfg, l, cfg.appendfsync());
+    }
+
+    /** {@link #values(ServerConfig, NetLimits)} with the fsync policy in force (CONFIG SET may have changed it). */
+    public static Map<String, String> values(ServerConfig cfg, NetLimits l, dev.cajon.storage.durability.FsyncPolicy fsync) {
         Map<String, String> v = new LinkedHashMap<>();
         v.put("bind", cfg.bind());
         v.put("port", Integer.toString(cfg.port()));
@@ -52,6 +57,7 @@ public final class ConfigRewrite {
         }
         v.put("metrics-bind", cfg.metricsBind());
         v.put("io-threads", Integer.toString(cfg.ioThreads()));
+        v.put("appendfsync", fsync.word());
         return v;
     }
 

@@ -27,8 +27,8 @@ import java.util.function.Function;
  * {@code noeviction} for a durable queue, and Cajon never evicts). Redis knows about 180
  * parameters, so a glob pattern matches fewer names here. The connection limits
  * ({@link LimitParameters}: maxclients, timeout, tcp-keepalive, proto-max-bulk-len,
- * client-query-buffer-limit, client-output-buffer-limit, protected-mode) change at run time, with
- * Redis's checks and errors, and so does requirepass (the default user's password, as in Redis). The other settings come from the command line or the config file and cannot change
+ * client-query-buffer-limit, client-output-buffer-limit, protected-mode) and {@code appendfsync} change at
+ * run time, with Redis's checks and errors, and so does requirepass (the default user's password, as in Redis). The other settings come from the command line or the config file and cannot change
  * while Cajon runs, so SET accepts only a parameter's current value and refuses any change with
  * Redis's "immutable config" error (and an unknown name with Redis's unknown-option error). REWRITE writes
  * the values in force back to the {@code --config} file, or answers as Redis does without one.
@@ -51,6 +51,8 @@ public final class ConfigFamily {
         // every acknowledged write is already in the map files: no snapshots and no AOF to configure
         p.put("save", s -> "");
         p.put("appendonly", s -> "no");
+        // the fsync policy of the map files, journals and blobs (changes at run time, as in Redis)
+        p.put("appendfsync", s -> s.store().durability().policy().word());
         p.put("maxmemory", s -> "0");
         p.put("maxmemory-policy", s -> "noeviction");
         p.put("daemonize", s -> "no");
@@ -107,21 +109,36 @@ public final class ConfigFamily {
      * CONFIG SET parameter value [parameter value ...]: nothing can change while Cajon runs, so a
      * pair that sets a parameter to the value it already has is accepted (scripts and test
      * harnesses send {@code CONFIG SET save ""} or {@code appendonly no}), and any other is
-     * refused. Pairs are checked in order, as Redis does: the first unknown name or real change
-     * decides the error.
+     * refused. Pairs are checked as Redis does: first every name in order (unknown, a change to an
+     * immutable parameter, a name given twice), then the values of the settable ones; the first
+     * failure decides the error, and nothing changes unless every pair is valid.
      */
     static void set(Ctx c) {
         if ((c.argc() - 2) % 2 != 0) {
             // past the arity check (at least one pair), an odd count is a syntax error in Redis
             throw new CommandError(RedisErrors.SYNTAX);
         }
-        List<Runnable> changes = new ArrayList<>();
+        // Redis's first pass, pair by pair: an unknown name, a change to an immutable parameter or
+        // a name given twice fails before any settable value is checked
+        java.util.Set<String> named = new java.util.HashSet<>();
         for (int i = 2; i < c.argc(); i += 2) {
             String name = lower(c.arg(i));
             Function<ServerContext, String> current = PARAMETERS.get(name);
             if (current == null) {
                 throw new CommandError(RedisErrors.unknownConfigOption(c.arg(i)));
             }
+            boolean settable = LimitParameters.NAMES.contains(name) || name.equals("appendfsync") || name.equals("requirepass");
+            if (!settable && (NEVER_SET.contains(name)
+                    || !current.apply(c.server()).equalsIgnoreCase(new String(c.arg(i + 1), StandardCharsets.ISO_8859_1)))) {
+                throw new CommandError(RedisErrors.immutableConfig(c.arg(i)));
+            }
+            if (!named.add(name)) {
+                throw new CommandError(RedisErrors.configSetFailed(c.arg(i), "duplicate parameter"));
+            }
+        }
+        List<Runnable> changes = new ArrayList<>();
+        for (int i = 2; i < c.argc(); i += 2) {
+            String name = lower(c.arg(i));
             if (LimitParameters.NAMES.contains(name)) {
                 changes.add(LimitParameters.prepare(c.server(), c.arg(i), c.arg(i + 1)));
                 continue;
@@ -131,9 +148,15 @@ public final class ConfigFamily {
                 changes.add(() -> c.server().requirepass(pass));
                 continue;
             }
-            if (NEVER_SET.contains(name)
-                    || !current.apply(c.server()).equalsIgnoreCase(new String(c.arg(i + 1), StandardCharsets.ISO_8859_1))) {
-                throw new CommandError(RedisErrors.immutableConfig(c.arg(i)));
+            if (name.equals("appendfsync")) {
+                dev.cajon.storage.durability.FsyncPolicy p =
+                        dev.cajon.storage.durability.FsyncPolicy.parse(new String(c.arg(i + 1), StandardCharsets.ISO_8859_1));
+                if (p == null) {
+                    // a value's error names the parameter as Redis spells it, whatever the client's case
+                    throw new CommandError(RedisErrors.configSetFailed("appendfsync".getBytes(StandardCharsets.ISO_8859_1),
+                            dev.cajon.server.config.ConfigFile.APPENDFSYNC_VALUES));
+                }
+                changes.add(() -> c.server().store().durability().policy(p));
             }
         }
         // every pair was valid: all change together, as in Redis
@@ -156,7 +179,8 @@ public final class ConfigFamily {
         try {
             dev.cajon.server.config.ConfigRewrite.rewrite(file,
                     dev.cajon.server.config.ConfigRewrite.values(c.server().config().withRequirepass(c.server().requirepass()),
-                            c.server().netLimits()),
+                            c.server().netLimits(),
+                            c.server().store().durability().policy()),
                     dev.cajon.server.config.ConfigRewrite.values(dev.cajon.server.ServerConfig.defaults(),
                             new dev.cajon.server.limits.NetLimits(dev.cajon.server.limits.NetSettings.defaults())));
         } catch (java.io.IOException | RuntimeException e) {

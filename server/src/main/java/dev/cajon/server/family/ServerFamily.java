@@ -350,7 +350,7 @@ public final class ServerFamily {
         // as in Redis: commandstats only when asked for by name, "all" or "everything"
         boolean full = wanted.contains("all") || wanted.contains("everything");
         StringBuilder sb = new StringBuilder();
-        for (String section : List.of("server", "clients", "memory", "stats", "commandstats", "errorstats", "keyspace")) {
+        for (String section : List.of("server", "clients", "memory", "persistence", "stats", "commandstats", "errorstats", "keyspace")) {
             if (section.equals("commandstats") ? !full && !wanted.contains(section) : !all && !wanted.contains(section)) {
                 continue;
             }
@@ -369,6 +369,9 @@ public final class ServerFamily {
                     break;
                 case "memory":
                     memorySection(c, sb);
+                    break;
+                case "persistence":
+                    persistenceSection(c, sb);
                     break;
                 case "stats":
                     statsSection(c, sb);
@@ -506,6 +509,24 @@ public final class ServerFamily {
             i++;
         }
         return String.format(Locale.ROOT, "%.2f%s", v, units[i]);
+    }
+
+    /**
+     * Redis's persistence section where Cajon has an equivalent: no RDB and no AOF (the map files
+     * are the data), so the fsync policy of those files and its counters.
+     */
+    private static void persistenceSection(Ctx c, StringBuilder sb) {
+        dev.cajon.storage.durability.Durability d = c.server().store().durability();
+        sb.append("# Persistence\r\n");
+        line(sb, "loading", 0);
+        line(sb, "fsync_policy", d.policy().word());
+        line(sb, "fsyncs_total", d.syncs());
+        line(sb, "fsync_passes", d.passes());
+        line(sb, "fsync_last_us", d.lastPassMicros());
+        line(sb, "fsync_pending_files", d.pending());
+        line(sb, "fsync_errors", d.errors());
+        // Redis's aof_last_write_status: err once a sync has failed
+        line(sb, "aof_last_write_status", d.errors() == 0 ? "ok" : "err");
     }
 
     private static void statsSection(Ctx c, StringBuilder sb) {

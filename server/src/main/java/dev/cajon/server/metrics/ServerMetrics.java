@@ -107,6 +107,16 @@ public final class ServerMetrics implements AutoCloseable {
         FunctionCounter.builder("cajon.keyspace.idle.releases", server, s -> s.store().idleReleases())
                 .description("Times an idle keyspace was closed (reopened on its next command)")
                 .register(registry);
+        FunctionCounter.builder("cajon.fsync.calls", server, s -> s.store().durability().syncs())
+                .description("fsync/fdatasync calls on map files, journals, blobs and their directories"
+                        + " (INFO fsyncs_total; the appendfsync policy decides how many)")
+                .register(registry);
+        FunctionCounter.builder("cajon.fsync.errors", server, s -> s.store().durability().errors())
+                .description("Syncs that failed with an I/O error (INFO fsync_errors)")
+                .register(registry);
+        Gauge.builder("cajon.fsync.last.pass.seconds", server, s -> s.store().durability().lastPassMicros() / 1e6)
+                .description("How long the last sync pass took (INFO fsync_last_us)")
+                .strongReference(true).register(registry);
         ExpiryWheel wheel = server.wheel();
         if (wheel != null) {
             bindWheel(wheel);

@@ -65,6 +65,10 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
     private static final Logger log = LoggerFactory.getLogger(ConnectionHandler.class);
 
     private final ServerContext server;
+    /** The fsync policy; under {@code always} {@link #flushBatch} waits for the sync of its batch. */
+    private final dev.cajon.storage.durability.Durability durability;
+    /** Replies wait in {@link GroupCommit} for this loop turn's sync. */
+    private boolean deferred;
     private ChannelHandlerContext ctx;
     private ClientSession session;
     private Ctx command;
@@ -94,6 +98,7 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
 
     public ConnectionHandler(ServerContext server) {
         this.server = server;
+        this.durability = server.store().durability();
     }
 
     // ---------------------------------------------------------------- DecoderLimits
@@ -151,6 +156,7 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
             return;
         }
         if (batch != null && batch.isReadable()) {
+            durability.beforeReply();
             server.stats().netOutputBytes.add(batch.readableBytes());
             ctx.write(batch, ctx.voidPromise());
         } else if (batch != null) {
@@ -442,15 +448,34 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         lastInteraction = server.clock().nowMillis();
-        flushBatch(false);
+        if (durability.syncBeforeReply() && batch != null && batch.isReadable()) {
+            // appendfsync always: one sync for every connection of this turn of the loop
+            if (!deferred) {
+                deferred = true;
+                GroupCommit.defer(this, ctx.executor(), durability);
+            }
+        } else {
+            flushBatch(false);
+        }
         // replies are on their way; in an expiry backlog this loop now deletes a few due keys
         server.assistExpiry();
+    }
+
+    /** {@link GroupCommit}: this turn's sync ran; the replies go now (after a sync of anything newer). */
+    void flushDeferred() {
+        deferred = false;
+        if (!closing) {
+            flushBatch(false);
+        }
     }
 
     private void flushBatch(boolean thenClose) {
         ByteBuf b = batch;
         batch = null;
         if (b != null && b.isReadable()) {
+            // appendfsync always: the writes this batch made (and any it read) reach the disk
+            // before its replies leave, once per batch (the group commit, see Durability)
+            durability.beforeReply();
             server.stats().netOutputBytes.add(b.readableBytes());
             ctx.write(b, ctx.voidPromise());
         } else if (b != null) {

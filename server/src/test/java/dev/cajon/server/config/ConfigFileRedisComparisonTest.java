@@ -33,7 +33,10 @@ class ConfigFileRedisComparisonTest {
             List.of("  PORT   \"70\"x  "),
             List.of("proto-max-bulk-len lots"),
             List.of("port"),
-            List.of("timeout 1 2"));
+            List.of("timeout 1 2"),
+            List.of("appendfsync bogus"),
+            List.of("appendfsync"),
+            List.of("appendfsync always everysec"));
 
     private static String redisStderr(Path file) throws Exception {
         Process p = new ProcessBuilder(REDIS.toString(), file.toString()).redirectOutput(ProcessBuilder.Redirect.DISCARD)

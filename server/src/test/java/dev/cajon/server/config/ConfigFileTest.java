@@ -61,6 +61,17 @@ class ConfigFileTest {
     }
 
     @Test
+    void appendfsyncTakesRedisWordsInAnyCase() throws Exception {
+        assertEquals("always", ConfigFile.parse(List.of("appendfsync ALWAYS")).get("appendfsync"));
+        assertEquals("everysec", ConfigFile.parse(List.of("appendfsync everysec")).get("appendfsync"));
+        assertEquals("no", ConfigFile.parse(List.of("# off", "appendfsync No")).get("appendfsync"));
+        ConfigFile.Error e = assertThrows(ConfigFile.Error.class,
+                () -> ConfigFile.parse(List.of("port 7000", "appendfsync sometimes")));
+        assertEquals(2, e.line);
+        assertEquals("argument(s) must be one of the following: everysec, always, no", e.reason);
+    }
+
+    @Test
     void splitsArgumentsAsRedisDoes() {
         assertEquals(List.of("a", "b c", "d'e"), ConfigFile.split("a \"b c\" 'd\\'e'"));
         assertEquals(List.of("x\ny\t"), ConfigFile.split("\"x\\ny\\t\""));
@@ -113,7 +124,8 @@ class ConfigFileTest {
         Map<String, String> v = ConfigFile.parse(List.of(block.split("\n")));
         assertEquals("change me", v.get("requirepass"));
         assertEquals("normal 67108864 16777216 60", v.get("client-output-buffer-limit"));
-        assertEquals(16, v.size());
+        assertEquals("everysec", v.get("appendfsync"));
+        assertEquals(17, v.size());
     }
 
     @Test

@@ -1,5 +1,9 @@
 package dev.cajon.storage.blob;
 
+import dev.cajon.storage.durability.Durability;
+import dev.cajon.storage.durability.FileSync;
+import dev.cajon.storage.durability.FsyncPolicy;
+import dev.cajon.storage.durability.SyncTarget;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -25,15 +29,78 @@ import java.util.concurrent.ThreadLocalRandom;
  *       dangling reference; {@link #sweep(Set)} removes orphans at start-up.</li>
  *   <li>The length in the map entry is authoritative: APPEND writes past the old end first and
  *       then publishes the new length, so a crash mid-append leaves the old value intact.</li>
+ *   <li>Against a power cut (the fsync policy, {@link Durability}): under {@code always} a blob
+ *       write is synced (file, and directory for a new file) before it returns, so before any
+ *       map entry points at it; under {@code everysec} the files written since the last pass
+ *       are synced at the start of the pass, before the journals and the maps.</li>
  *   <li>Bytes inside the published length are never overwritten (SETRANGE copies), so a reader
  *       that holds an open channel streams a stable value even if the key changes meanwhile.</li>
  * </ul>
  */
 public final class BlobStore {
     private final Path dir;
+    private final Durability durability;
+    /** Blobs written since the last pass, by id; {@link #ENTRIES} stands for new files (the directory to sync). */
+    private final Set<Long> written = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private static final long ENTRIES = -1;
+    private final SyncTarget dirty;
 
     public BlobStore(Path dir) {
         this.dir = dir;
+        this.durability = Durability.forFile(dir);
+        this.dirty = new SyncTarget(durability, SyncTarget.BLOBS) {
+            @Override
+            protected void sync(FileSync sync) throws IOException {
+                syncWritten(sync);
+            }
+
+            @Override
+            public String toString() {
+                return dir.toString();
+            }
+        };
+    }
+
+    /**
+     * A blob was written (created when {@code created}): synced now under {@code always}, else
+     * remembered for the next pass.
+     */
+    private void written(long id, boolean created) throws IOException {
+        if (!durability.enabled()) {
+            return;
+        }
+        if (durability.policy() == FsyncPolicy.ALWAYS) {
+            durability.forceNow(path(id));
+            if (created) {
+                durability.forceDirectoryNow(dir);
+            }
+            return;
+        }
+        written.add(id);
+        if (created) {
+            written.add(ENTRIES); // the directory's entries changed
+        }
+        dirty.mark();
+    }
+
+    private void syncWritten(FileSync sync) throws IOException {
+        boolean entries = false;
+        for (java.util.Iterator<Long> it = written.iterator(); it.hasNext(); ) {
+            long id = it.next();
+            it.remove();
+            if (id == ENTRIES) {
+                entries = true;
+                continue;
+            }
+            try {
+                sync.force(path(id));
+            } catch (NoSuchFileException e) {
+                // deleted since: nothing points at it
+            }
+        }
+        if (entries) {
+            sync.forceDirectory(dir);
+        }
     }
 
     public Path dir() {
@@ -53,6 +120,7 @@ public final class BlobStore {
                 try (FileChannel ch = FileChannel.open(path(id), StandardOpenOption.CREATE_NEW,
                         StandardOpenOption.WRITE)) {
                     writeFully(ch, ByteBuffer.wrap(data, off, len), 0);
+                    written(id, true);
                     return id;
                 } catch (FileAlreadyExistsException e) {
                     // astronomically rare: pick another id
@@ -76,6 +144,7 @@ public final class BlobStore {
                     while (done < length) {
                         done += in.transferTo(done, length - done, dst);
                     }
+                    written(id, true);
                     return id;
                 } catch (FileAlreadyExistsException e) {
                     // pick another id
@@ -90,6 +159,7 @@ public final class BlobStore {
     public void writeAt(long id, long offset, byte[] data, int off, int len) {
         try (FileChannel ch = FileChannel.open(path(id), StandardOpenOption.WRITE)) {
             writeFully(ch, ByteBuffer.wrap(data, off, len), offset);
+            written(id, false);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -181,8 +251,10 @@ public final class BlobStore {
             Files.createDirectories(dir);
             Path tmp = dir.resolve(name + ".tmp");
             Files.write(tmp, key);
+            durability.forceNow(tmp); // a key file is written once: synced whatever the policy's pace
             Files.move(tmp, p, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
                     java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            durability.forceDirectoryNow(dir);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,5 +1,7 @@
 package dev.cajon.storage.chronicle;
 
+import dev.cajon.storage.durability.Durability;
+import dev.cajon.storage.durability.SyncTarget;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.invoke.MethodHandles;
@@ -34,7 +36,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * that does not fit a slot goes to the large area after the slots, written through the file
  * channel under a lock of its own. Slots are memory-mapped; the file is sparse, so only slots
  * ever used take disk. Everything reaches the page cache before the mark is set, which is what
- * survives the process (as with the rest of Cajon's files, not a power loss).
+ * survives the process; the fsync policy puts the file on the disk too ({@link Durability}).
  *
  * <h2>Persisted layout (little-endian; pinned by BatchJournalTest)</h2>
  * <pre>
@@ -62,6 +64,8 @@ public final class BatchJournal implements AutoCloseable {
     private static final VarHandle INT = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final Path file;
+    /** Marked by every record begun; the fsync policy syncs the file (see {@link Durability}). */
+    private final SyncTarget dirty;
     private final int slots;
     private final FileChannel channel;
     private final MappedByteBuffer buf;
@@ -81,6 +85,7 @@ public final class BatchJournal implements AutoCloseable {
         this.slots = slots;
         this.channel = channel;
         this.buf = buf;
+        this.dirty = SyncTarget.ofFile(Durability.forFile(file), SyncTarget.JOURNAL, file);
     }
 
     /** Opens (creating if needed) the batch journal at {@code file} with {@code slots} slots. */
@@ -149,6 +154,7 @@ public final class BatchJournal implements AutoCloseable {
             buf.putInt(at + 8, (int) len);
             // the body is complete before it is marked, and marked before the map is touched
             INT.setVolatile(buf, at, PENDING);
+            dirty.mark();
             return slot;
         }
         largeLock.lock();
@@ -158,6 +164,7 @@ public final class BatchJournal implements AutoCloseable {
             buf.putInt(LARGE_STATE + 4, writes.size());
             buf.putLong(LARGE_STATE + 8, len);
             INT.setVolatile(buf, LARGE_STATE, PENDING);
+            dirty.mark();
             ok = true;
             return LARGE;
         } finally {
@@ -300,6 +307,7 @@ public final class BatchJournal implements AutoCloseable {
      * again on the first write that needs one, so an idle keyspace keeps no journal.
      */
     public void closeAndDelete() {
+        dirty.retire();
         close();
         JournalFile.unmap(buf);
         try {

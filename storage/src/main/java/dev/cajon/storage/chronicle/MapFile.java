@@ -1,5 +1,8 @@
 package dev.cajon.storage.chronicle;
 
+import dev.cajon.storage.durability.Durability;
+import dev.cajon.storage.durability.FileSync;
+import dev.cajon.storage.durability.SyncTarget;
 import java.io.Closeable;
 import java.io.File;
 import java.io.IOException;
@@ -39,6 +42,12 @@ import org.slf4j.LoggerFactory;
  * file. {@link #open} with {@code recover=true} reopens through {@code recoverPersistedTo}, which
  * is only safe while no other process maps the file; the {@code Store} guarantees that with its
  * exclusive lock on the data directory.
+ *
+ * <p>Durability (the fsync policy, see {@link Durability}): every change of an entry marks the
+ * file dirty through Chronicle's entry operations ({@link DirtyMarking}), and a sync pass
+ * fdatasyncs the current generation. A new generation (first creation, growth, FLUSHDB) is
+ * synced before it is renamed into place and its directory after, unless the policy is
+ * {@code no}: the old generation is deleted only once the new one is on the disk.
  */
 public final class MapFile implements Closeable {
     private static final Logger log = LoggerFactory.getLogger(MapFile.class);
@@ -73,11 +82,31 @@ public final class MapFile implements Closeable {
     private long entries;
     private int avgKey;
     private int avgValue;
-    private Path file;
+    private volatile Path file;
+    private final Durability durability;
+    /** Marked by every change of an entry; a pass syncs the generation live at that time. */
+    private final SyncTarget dirty;
 
     private MapFile(Path dir, String name) {
         this.dir = dir;
         this.name = name;
+        this.durability = Durability.forFile(dir);
+        this.dirty = new SyncTarget(durability, SyncTarget.MAP) {
+            @Override
+            protected void sync(FileSync sync) throws IOException {
+                sync.force(file);
+            }
+
+            @Override
+            public String toString() {
+                return String.valueOf(file);
+            }
+        };
+    }
+
+    /** What a sync pass syncs for this map (tests look at it). */
+    SyncTarget syncTarget() {
+        return dirty;
     }
 
     /** Opens (recovering if asked) the newest generation in {@code dir}, or creates generation 1. */
@@ -135,7 +164,7 @@ public final class MapFile implements Closeable {
 
     private ChronicleMap<byte[], byte[]> mapped(ChronicleMap<byte[], byte[]> m) {
         resizesAtOpen = m.remainingAutoResizes();
-        return m;
+        return DirtyMarking.withFastGet(m);
     }
 
     /** Whether the map is mapped now (not released). */
@@ -215,14 +244,23 @@ public final class MapFile implements Closeable {
         }
         ChronicleMapBuilder<byte[], byte[]> b = builder(entries, avgKey, avgValue);
         map = mapped(recover ? b.recoverPersistedTo(newest.toFile(), true) : b.createPersistedTo(newest.toFile()));
+        if (recover) {
+            dirty.mark(); // recovery rewrote segment headers and dropped torn entries
+        }
     }
 
     private void create(int generation, long ents, int avgKey, int avgValue) throws IOException {
         Path p = dir.resolve(fileName(generation, ents, avgKey, avgValue));
         Path tmp = p.resolveSibling(p.getFileName() + ".tmp");
         Files.deleteIfExists(tmp);
-        builder(ents, avgKey, avgValue).createPersistedTo(tmp.toFile()).close();
+        builder(ents, avgKey, avgValue, false).createPersistedTo(tmp.toFile()).close();
+        durability.forceNow(tmp);
         Files.move(tmp, p, StandardCopyOption.ATOMIC_MOVE);
+        // the new name, and for a new keyspace its db directory's and its app directory's names
+        Path d = dir.toAbsolutePath();
+        for (int up = 0; d != null && up < (generation == 1 ? 3 : 1); up++, d = d.getParent()) {
+            durability.forceDirectoryNow(d);
+        }
         gen = generation;
         entries = ents;
         this.avgKey = avgKey;
@@ -244,7 +282,7 @@ public final class MapFile implements Closeable {
         try {
             Files.deleteIfExists(tmp);
             ChronicleMap<byte[], byte[]> next =
-                    builder(newEntries, avgKey, avgValue).createPersistedTo(tmp.toFile());
+                    builder(newEntries, avgKey, avgValue, false).createPersistedTo(tmp.toFile());
             old.forEachEntry(e -> {
                 byte[] k = e.key().get();
                 byte[] v = e.value().get();
@@ -253,7 +291,10 @@ public final class MapFile implements Closeable {
                 }
             });
             next.close();
+            // on the disk before the old generation goes (unless the policy is no)
+            durability.forceNow(tmp);
             Files.move(tmp, p, StandardCopyOption.ATOMIC_MOVE);
+            durability.forceDirectoryNow(dir);
             map = reopenRenamed(p, newEntries, avgKey, avgValue);
             gen = nextGen;
             entries = newEntries;
@@ -302,7 +343,18 @@ public final class MapFile implements Closeable {
     }
 
     private ChronicleMapBuilder<byte[], byte[]> builder(long ents, int avgKey, int avgValue) {
+        return builder(ents, avgKey, avgValue, true);
+    }
+
+    /**
+     * {@code marking}: changes mark the file dirty (every live generation); a {@code .tmp}
+     * generation being filled is synced whole before its rename instead.
+     */
+    private ChronicleMapBuilder<byte[], byte[]> builder(long ents, int avgKey, int avgValue, boolean marking) {
         ChronicleMapBuilder<byte[], byte[]> b = ChronicleMap.of(byte[].class, byte[].class);
+        if (marking && durability != Durability.OFF) {
+            b.entryOperations(new DirtyMarking(dirty));
+        }
         if (ents <= ONE_SEGMENT_MAX) {
             b.actualSegments(1);
         }

@@ -1,5 +1,7 @@
 package dev.cajon.storage.chronicle;
 
+import dev.cajon.storage.durability.Durability;
+import dev.cajon.storage.durability.SyncTarget;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.invoke.MethodHandles;
@@ -43,7 +45,9 @@ import java.util.List;
  *   | key length (int) | value length (int) | key | value   (the last two only when inline)
  * overflow slot i at 64 + slots * 512 + i * 32768:  key | value
  * </pre>
- * Only the page cache is involved: this protects against the process dying, not the machine.
+ * The page cache protects against the process dying; against a power cut, the fsync policy
+ * syncs the file after each record begun ({@link Durability}), in the same pass as the map and
+ * before it.
  */
 public final class WriteJournal implements AutoCloseable {
     static final byte[] MAGIC = {'C', 'J', 'O', 'U', 'R', 'N', 'L', '1'};
@@ -60,6 +64,8 @@ public final class WriteJournal implements AutoCloseable {
     private static final VarHandle INT = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final Path file;
+    /** Marked by every record begun; the fsync policy syncs the file (see {@link Durability}). */
+    private final SyncTarget dirty;
     private final int slots;
     private final MappedByteBuffer buf;
 
@@ -70,6 +76,7 @@ public final class WriteJournal implements AutoCloseable {
         this.file = file;
         this.slots = slots;
         this.buf = buf;
+        this.dirty = SyncTarget.ofFile(Durability.forFile(file), SyncTarget.JOURNAL, file);
     }
 
     /** Opens (creating if needed) the journal with {@code slots} slots. */
@@ -115,6 +122,7 @@ public final class WriteJournal implements AutoCloseable {
         buf.put(data + key.length, value);
         // the record is complete before it is marked, and marked before the map is touched
         INT.setVolatile(buf, at, n <= INLINE_MAX ? PUT_INLINE : PUT_OVERFLOW);
+        dirty.mark();
     }
 
     /**
@@ -177,6 +185,7 @@ public final class WriteJournal implements AutoCloseable {
      * has just replayed the journal). See {@link BatchJournal#closeAndDelete}.
      */
     public void closeAndDelete() {
+        dirty.retire();
         JournalFile.unmap(buf);
         try {
             java.nio.file.Files.deleteIfExists(file);
