@@ -45,8 +45,10 @@ import net.openhft.chronicle.map.ChronicleMap;
  * {@code engine.removeStored}; a write of several entries records them with
  * {@code journals.beginBatch} first. The engine then journals overwrites, keeps the counts,
  * watches and wheel records, grows the map and retries the body. Nothing in the engine changes;
- * the type's header byte is a new, append-only {@link ValueHeader} code, and {@link #type} names
- * it.
+ * the type's header byte is a new, append-only {@link ValueHeader} code, and {@link #typeName}
+ * names it. (Every stored value is a string today, so {@link StringOps} does not check the type
+ * yet: with the second type it reads with {@code readLive(key, TYPE_STRING)} too, and its GET-like
+ * results, which carry no status today, get a WRONG_TYPE answer.)
  *
  * <h2>Expiry</h2>
  * A deadline lives in the value header. Every read goes through the engine's {@code readLive},
