@@ -7,7 +7,9 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * A keyspace's counts: live keys, keys with a deadline, expired keys, live bytes (the apps' byte
  * quota) and the averages growth sizes a new generation by. Kept by every write and removal
- * (under the key's stripe lock), recounted by growth and the crash scan, saved in the clean state.
+ * (under the key's stripe lock, in {@link KeyspaceEngine#accountWrite} and
+ * {@link KeyspaceEngine#accountRemoval}), recounted by growth and the crash scan, saved in the
+ * clean state.
  */
 final class KeyCounts {
     /** Deadlines are summed relative to this, for INFO's avg_ttl. */
@@ -33,35 +35,6 @@ final class KeyCounts {
     /** {@link #footprint(byte[], byte[])} of an entry read in place. */
     static long footprint(int keyLength, net.openhft.chronicle.hash.Data<byte[]> value) {
         return keyLength + value.size() + ValueHeader.blobLengthOrZero(value.bytes(), value.offset());
-    }
-
-    /** The counts after a write; {@code existed}: the key was live before it. */
-    void written(byte[] key, byte[] stored, boolean existed, long oldBytes, long oldAt, long at) {
-        if (!existed) {
-            keys.increment();
-        }
-        liveBytes.add(footprint(key, stored) - oldBytes);
-        boolean wasVolatile = oldAt != ValueHeader.NO_EXPIRY;
-        boolean isVolatile = at != ValueHeader.NO_EXPIRY;
-        if (wasVolatile != isVolatile) {
-            volatileKeys.add(isVolatile ? 1 : -1);
-        }
-        if (oldAt != at) {
-            deadlineSum.add((isVolatile ? at - DEADLINE_BASE : 0) - (wasVolatile ? oldAt - DEADLINE_BASE : 0));
-        }
-        keyBytes.add(key.length);
-        valueBytes.add(stored.length);
-        puts.increment();
-    }
-
-    /** The counts after a live key was removed. */
-    void removed(long oldAt, long bytes) {
-        keys.decrement();
-        liveBytes.add(-bytes);
-        if (oldAt != ValueHeader.NO_EXPIRY) {
-            volatileKeys.decrement();
-            deadlineSum.add(-(oldAt - DEADLINE_BASE));
-        }
     }
 
     /** Sets the counts a walk or a clean state found; only with every stripe held (or before sharing). */

@@ -39,7 +39,7 @@ import net.openhft.chronicle.map.MapEntry;
  *       wheel's record), {@link #removeStored}, {@link #applyDeadline}.</li>
  *   <li>For a hot path, {@link #map()} with a query context and {@link #writeThrough}, ending the
  *       journal slot with {@link Journals#endWrite} once the context is closed (see
- *       {@code StringOps.setInPlace}); then {@link #touched} and {@link #accountWrite} are the
+ *       {@code StringsInPlace.set}); then {@link #touched} and {@link #accountWrite} are the
  *       caller's.</li>
  * </ul>
  * Every method here except the lock-taking ones expects the key's stripe lock held.
@@ -354,7 +354,25 @@ final class KeyspaceEngine {
     /** The counts and the wheel after a write; {@code existed}: the key was live before it. */
     void accountWrite(byte[] key, byte[] stored, boolean existed, long oldBytes, long oldAt, long at,
                       boolean fileRecord) {
-        counts.written(key, stored, existed, oldBytes, oldAt, at);
+        // the counts' arithmetic stays inline here (not a KeyCounts method): this is at the bottom of
+        // SET's and INCR's call chain, and one more level pushed LongAdder's CAS past C2's inlining depth
+        KeyCounts c = counts;
+        if (!existed) {
+            c.keys.increment();
+        }
+        c.liveBytes.add(KeyCounts.footprint(key, stored) - oldBytes);
+        boolean wasVolatile = oldAt != ValueHeader.NO_EXPIRY;
+        boolean isVolatile = at != ValueHeader.NO_EXPIRY;
+        if (wasVolatile != isVolatile) {
+            c.volatileKeys.add(isVolatile ? 1 : -1);
+        }
+        if (oldAt != at) {
+            c.deadlineSum.add((isVolatile ? at - KeyCounts.DEADLINE_BASE : 0)
+                    - (wasVolatile ? oldAt - KeyCounts.DEADLINE_BASE : 0));
+        }
+        c.keyBytes.add(key.length);
+        c.valueBytes.add(stored.length);
+        c.puts.increment();
         if (fileRecord) {
             expiryListener.file(owner, key, at);
         }
@@ -368,7 +386,13 @@ final class KeyspaceEngine {
 
     /** The counts after a live key was removed; deletes its blob. */
     void accountRemoval(long oldAt, long blobId, long bytes) {
-        counts.removed(oldAt, bytes);
+        KeyCounts c = counts;
+        c.keys.decrement();
+        c.liveBytes.add(-bytes);
+        if (oldAt != ValueHeader.NO_EXPIRY) {
+            c.volatileKeys.decrement();
+            c.deadlineSum.add(-(oldAt - KeyCounts.DEADLINE_BASE));
+        }
         if (blobId != ValueHeader.NO_BLOB) {
             dropBlob(blobId);
         }

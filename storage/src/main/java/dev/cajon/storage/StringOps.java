@@ -6,6 +6,10 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+import net.openhft.chronicle.hash.Data;
+import net.openhft.chronicle.map.ExternalMapQueryContext;
+import net.openhft.chronicle.map.MapEntry;
 
 /**
  * The string operations of one keyspace (Redis's t_string.c): GET, SET and its variants, MGET,
@@ -14,8 +18,8 @@ import java.util.List;
  * maps its keys ({@link KeyCodec#mapKey}), runs under {@link KeyspaceEngine#locked}, reads with
  * {@link KeyspaceEngine#readLive} and writes with {@link KeyspaceEngine#put} or
  * {@link KeyspaceEngine#putEncoded}; the hot ones (SET, INCR, GET without garbage) go through one
- * Chronicle lookup ({@link StringsInPlace}). Nothing here knows about stripes, journals' files,
- * growth or the wheel.
+ * Chronicle lookup ({@link StringsInPlace}, {@link #readInto}). Nothing here knows about stripes,
+ * journals' files, growth or the wheel.
  *
  * <p>A string is stored as a {@link ValueHeader} of type string followed by its bytes, or, past
  * {@value Keyspace#BLOB_THRESHOLD} bytes, by the id and length of a blob file.
@@ -57,6 +61,9 @@ public final class StringOps {
         });
     }
 
+    /** Per-thread copy buffer of {@link #readInto}; grows to the largest inline value read. */
+    private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[256]);
+
     /**
      * GET without garbage: the value's bytes are copied straight from the map entry into a
      * per-thread buffer and handed to {@code reader} (after every lock is let go), with no
@@ -65,8 +72,43 @@ public final class StringOps {
      * returns {@link Keyspace#USE_GET} without calling the reader.
      */
     public int readInto(byte[] userKey, Keyspace.ValueReader reader) {
-        return inPlace.readInto(userKey, reader);
+        if (KeyCodec.mapKey(userKey) != userKey) {
+            return Keyspace.USE_GET;
+        }
+        byte[] key = userKey;
+        int len;
+        byte[] scratch;
+        ReentrantLock l = e.stripe(e.lockStripe(key));
+        try (ExternalMapQueryContext<byte[], byte[], ?> q = e.map().queryContext(key)) {
+            q.readLock().lock();
+            MapEntry<byte[], byte[]> en = q.entry();
+            if (en == null) {
+                return Keyspace.ABSENT;
+            }
+            Data<byte[]> d = en.value();
+            net.openhft.chronicle.bytes.RandomDataInput in = d.bytes();
+            long off = d.offset();
+            long at = ValueHeader.expireAt(in, off);
+            if (ValueHeader.isPast(at, e.clock.nowMillis()) || ValueHeader.blobIdOrNone(in, off) != ValueHeader.NO_BLOB) {
+                return Keyspace.USE_GET;
+            }
+            int h = ValueHeader.headerLength(in, off);
+            len = (int) (d.size() - h);
+            scratch = SCRATCH.get();
+            if (scratch.length < len) {
+                scratch = new byte[Math.max(len, scratch.length * 2)];
+                SCRATCH.set(scratch);
+            }
+            in.read(off + h, scratch, 0, len);
+        } catch (IllegalStateException ex) {
+            return Keyspace.USE_GET; // a closed map, for one: the general path reports it properly
+        } finally {
+            l.unlock();
+        }
+        reader.read(scratch, 0, len);
+        return Keyspace.READ;
     }
+
 
     /** STRLEN: 0 when absent. */
     public long strlen(byte[] userKey) {

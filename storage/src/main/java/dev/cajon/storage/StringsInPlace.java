@@ -1,65 +1,23 @@
 package dev.cajon.storage;
 
 import dev.cajon.storage.chronicle.ValueHeader;
-import java.util.concurrent.locks.ReentrantLock;
 import net.openhft.chronicle.hash.Data;
 import net.openhft.chronicle.map.ExternalMapQueryContext;
 import net.openhft.chronicle.map.MapEntry;
 
 /**
- * The hot string paths in one Chronicle lookup each (GET without garbage, the common SET, INCR):
+ * The hot string writes in one Chronicle lookup each (the common SET, INCR; GET without garbage is
+ * {@link StringOps#readInto}):
  * the old entry's header is read in place through a query context and the new value written
  * through the same context, instead of a get (copying the old value) and a put (looking the key
  * up again). Same semantics and bookkeeping as the general paths of {@link StringOps}, which
- * call these with the key's stripe lock held (except {@link #readInto}, which takes it).
+ * call these with the key's stripe lock held.
  */
 final class StringsInPlace {
     private final KeyspaceEngine e;
 
     StringsInPlace(KeyspaceEngine e) {
         this.e = e;
-    }
-
-    /** Per-thread copy buffer of {@link #readInto}; grows to the largest inline value read. */
-    private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[256]);
-
-    /** See {@link StringOps#readInto}. */
-    int readInto(byte[] userKey, Keyspace.ValueReader reader) {
-        if (KeyCodec.mapKey(userKey) != userKey) {
-            return Keyspace.USE_GET;
-        }
-        byte[] key = userKey;
-        int len;
-        byte[] scratch;
-        ReentrantLock l = e.stripe(e.lockStripe(key));
-        try (ExternalMapQueryContext<byte[], byte[], ?> q = e.map().queryContext(key)) {
-            q.readLock().lock();
-            MapEntry<byte[], byte[]> en = q.entry();
-            if (en == null) {
-                return Keyspace.ABSENT;
-            }
-            Data<byte[]> d = en.value();
-            net.openhft.chronicle.bytes.RandomDataInput in = d.bytes();
-            long off = d.offset();
-            long at = ValueHeader.expireAt(in, off);
-            if (ValueHeader.isPast(at, e.clock.nowMillis()) || ValueHeader.blobIdOrNone(in, off) != ValueHeader.NO_BLOB) {
-                return Keyspace.USE_GET;
-            }
-            int h = ValueHeader.headerLength(in, off);
-            len = (int) (d.size() - h);
-            scratch = SCRATCH.get();
-            if (scratch.length < len) {
-                scratch = new byte[Math.max(len, scratch.length * 2)];
-                SCRATCH.set(scratch);
-            }
-            in.read(off + h, scratch, 0, len);
-        } catch (IllegalStateException ex) {
-            return Keyspace.USE_GET; // a closed map, for one: the general path reports it properly
-        } finally {
-            l.unlock();
-        }
-        reader.read(scratch, 0, len);
-        return Keyspace.READ;
     }
 
     /**
