@@ -26,8 +26,8 @@ import net.openhft.chronicle.map.ChronicleMap;
  *       Beside it, package-private: {@link Journals} (write, batch and transaction journals),
  *       {@link Recovery} (opening: replay, clean state, scan), {@link Growth}, {@link Idle}
  *       (release and wake), {@link Sections} (EXEC's atomic sections) with {@link Undo},
- *       {@link KeyWalks} (SCAN, KEYS, RANDOMKEY), {@link Reclaim} (the wheel's hook) and
- *       {@link KeyCounts}.</li>
+ *       {@link KeyWalks} (SCAN, KEYS, RANDOMKEY), {@link Reclaim} (the wheel's hook),
+ *       {@link KeyMoves} (RENAME, COPY) and {@link KeyCounts}.</li>
  *   <li>This class: opening and closing, the counts, watches, atomic sections, and the key
  *       commands that hold for every type because they only look at the value header or move
  *       stored bytes as they are (DEL, EXISTS, TYPE, RENAME, COPY, the TTL family, RANDOMKEY,
