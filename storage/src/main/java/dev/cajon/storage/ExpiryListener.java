@@ -3,7 +3,7 @@ package dev.cajon.storage;
 /**
  * Receives the expiry records a keyspace files: "look at this key at time {@code at}". Called
  * while the key's stripe lock is held: implementations must be quick and must not call back into
- * the keyspace. The keyspace decides when a record is needed (see {@code Keyspace.put}); the
+ * the keyspace. The keyspace decides when a record is needed (see {@code KeyspaceEngine.put}); the
  * listener (the expiry wheel) only files it.
  */
 public interface ExpiryListener {

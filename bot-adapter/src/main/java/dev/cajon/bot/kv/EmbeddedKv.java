@@ -58,7 +58,7 @@ public final class EmbeddedKv implements Kv {
 
     @Override
     public String get(String key) {
-        return string(keyspace().get(bytes(key)));
+        return string(keyspace().strings().get(bytes(key)));
     }
 
     @Override
@@ -69,7 +69,7 @@ public final class EmbeddedKv implements Kv {
             case NX -> SetCondition.IF_ABSENT;
             case XX -> SetCondition.IF_PRESENT;
         };
-        SetResult r = ks.set(bytes(key), bytes(value), cond, deadline(ks, o.pxMillis()), o.get());
+        SetResult r = ks.strings().set(bytes(key), bytes(value), cond, deadline(ks, o.pxMillis()), o.get());
         if (r.status() != OpStatus.OK && r.status() != OpStatus.NOT_APPLIED) {
             throw new KvException("SET " + key + ": " + r.status());
         }
@@ -82,7 +82,7 @@ public final class EmbeddedKv implements Kv {
     }
 
     private static Long incr(Keyspace ks, String key) {
-        CounterResult r = ks.incrBy(bytes(key), 1);
+        CounterResult r = ks.strings().incrBy(bytes(key), 1);
         return switch (r.status()) {
             case OK -> r.value();
             case NOT_INTEGER, OVERFLOW -> null;
@@ -114,10 +114,10 @@ public final class EmbeddedKv implements Kv {
     /** One op on its own: a single command of the keyspace (atomic on its key). */
     private Object apply(Keyspace ks, Op op) {
         if (op instanceof Op.Set s) {
-            return ks.set(bytes(s.key()), bytes(s.value()), SetCondition.ALWAYS,
+            return ks.strings().set(bytes(s.key()), bytes(s.value()), SetCondition.ALWAYS,
                     deadline(ks, s.pxMillis()), false).status() == OpStatus.OK;
         } else if (op instanceof Op.SetNx s) {
-            return ks.set(bytes(s.key()), bytes(s.value()), SetCondition.IF_ABSENT,
+            return ks.strings().set(bytes(s.key()), bytes(s.value()), SetCondition.IF_ABSENT,
                     deadline(ks, s.pxMillis()), false).status() == OpStatus.OK;
         } else if (op instanceof Op.Incr i) {
             return incr(ks, i.key());

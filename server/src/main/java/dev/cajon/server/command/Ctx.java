@@ -25,7 +25,7 @@ public final class Ctx {
     private Argv argv;
     private CommandSpec spec;
 
-    /** Writes a value handed over by {@link Keyspace#readInto} as a bulk reply. */
+    /** Writes a value handed over by {@link dev.cajon.storage.StringOps#readInto} as a bulk reply. */
     private final Keyspace.ValueReader bulkWriter;
 
     public Ctx(ServerContext server, ClientSession session, ReplyOutput output) {

@@ -20,7 +20,7 @@ public final class CounterFamily {
     }
 
     private static void incrDecr(Ctx c, long delta) {
-        CounterResult r = c.keyspace().incrBy(c.arg(1), delta);
+        CounterResult r = c.keyspace().strings().incrBy(c.arg(1), delta);
         StatusReplies.check(r.status());
         c.integer(r.value());
     }
@@ -47,7 +47,7 @@ public final class CounterFamily {
     }
 
     static void incrbyfloat(Ctx c) {
-        BytesResult r = c.keyspace().incrByFloat(c.arg(1), ArgCursor.parseLongDouble(c.arg(2)));
+        BytesResult r = c.keyspace().strings().incrByFloat(c.arg(1), ArgCursor.parseLongDouble(c.arg(2)));
         StatusReplies.check(r.status());
         c.bulk(r.value());
     }

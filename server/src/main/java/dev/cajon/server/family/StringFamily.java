@@ -100,14 +100,14 @@ public final class StringFamily {
 
     static void get(Ctx c) {
         // the common case copies the value from the map straight into the reply, allocating nothing
-        int r = c.keyspace().readInto(c.arg(1), c.bulkWriter());
+        int r = c.keyspace().strings().readInto(c.arg(1), c.bulkWriter());
         if (r == Keyspace.READ) {
             c.lookedUp(true);
         } else if (r == Keyspace.ABSENT) {
             c.lookedUp(false);
             c.nullBulk();
         } else {
-            c.value(c.keyspace().get(c.arg(1)));
+            c.value(c.keyspace().strings().get(c.arg(1)));
         }
     }
 
@@ -130,7 +130,7 @@ public final class StringFamily {
         SetCondition cond = o.has(NX) ? SetCondition.IF_ABSENT : o.has(XX) ? SetCondition.IF_PRESENT
                 : SetCondition.ALWAYS;
         boolean wantOld = o.has(GET);
-        SetResult r = c.keyspace().set(key, value, cond, deadline, wantOld);
+        SetResult r = c.keyspace().strings().set(key, value, cond, deadline, wantOld);
         StatusReplies.check(r.status());
         if (wantOld) {
             c.value(r.old());
@@ -160,13 +160,13 @@ public final class StringFamily {
     }
 
     static void getset(Ctx c) {
-        SetResult r = c.keyspace().set(c.arg(1), c.arg(2), SetCondition.ALWAYS, ValueHeader.NO_EXPIRY, true);
+        SetResult r = c.keyspace().strings().set(c.arg(1), c.arg(2), SetCondition.ALWAYS, ValueHeader.NO_EXPIRY, true);
         StatusReplies.check(r.status());
         c.value(r.old());
     }
 
     static void getdel(Ctx c) {
-        c.value(c.keyspace().getDel(c.arg(1)));
+        c.value(c.keyspace().strings().getDel(c.arg(1)));
     }
 
     static void getex(Ctx c) {
@@ -187,12 +187,12 @@ public final class StringFamily {
         } else if (o.has(PERSIST)) {
             deadline = ValueHeader.NO_EXPIRY;
         }
-        c.value(ks.getEx(c.arg(1), deadline));
+        c.value(ks.strings().getEx(c.arg(1), deadline));
     }
 
     /** MGET reads every key at one moment: no write (nor EXEC) lands between two of its keys. */
     static void mget(Ctx c) {
-        StringValue[] values = c.keyspace().getAll(c.argv().args(), 1);
+        StringValue[] values = c.keyspace().strings().getAll(c.argv().args(), 1);
         c.arrayHeader(values.length);
         for (StringValue v : values) {
             c.value(v);
@@ -209,22 +209,22 @@ public final class StringFamily {
     }
 
     static void mset(Ctx c) {
-        c.keyspace().mset(pairs(c));
+        c.keyspace().strings().mset(pairs(c));
         c.ok();
     }
 
     static void msetnx(Ctx c) {
-        c.bool(c.keyspace().msetnx(pairs(c)));
+        c.bool(c.keyspace().strings().msetnx(pairs(c)));
     }
 
     static void append(Ctx c) {
-        LengthResult r = c.keyspace().append(c.arg(1), c.arg(2));
+        LengthResult r = c.keyspace().strings().append(c.arg(1), c.arg(2));
         StatusReplies.check(r.status());
         c.integer(r.length());
     }
 
     static void strlen(Ctx c) {
-        long len = c.keyspace().strlenOrAbsent(c.arg(1));
+        long len = c.keyspace().strings().strlenOrAbsent(c.arg(1));
         c.lookedUp(len >= 0);
         c.integer(Math.max(0, len));
     }
@@ -233,7 +233,7 @@ public final class StringFamily {
     static void getrange(Ctx c) {
         long start = ArgCursor.parseLong(c.arg(2));
         long end = ArgCursor.parseLong(c.arg(3));
-        StringValue v = c.keyspace().get(c.arg(1));
+        StringValue v = c.keyspace().strings().get(c.arg(1));
         c.lookedUp(v != null);
         if (v == null) {
             c.raw(Resp.EMPTY_BULK);
@@ -273,7 +273,7 @@ public final class StringFamily {
         if (offset < 0) {
             throw new CommandError(RedisErrors.OFFSET_OUT_OF_RANGE);
         }
-        LengthResult r = c.keyspace().setRange(c.arg(1), offset, c.arg(3));
+        LengthResult r = c.keyspace().strings().setRange(c.arg(1), offset, c.arg(3));
         StatusReplies.check(r.status());
         c.integer(r.length());
     }

@@ -1,0 +1,144 @@
+package dev.cajon.storage;
+
+import dev.cajon.storage.chronicle.BatchJournal;
+import dev.cajon.storage.chronicle.WriteJournal;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A keyspace's three journals, each made on first use and unmapped and deleted when the keyspace
+ * is released or closed (every stripe held, so nothing is in flight):
+ * <ul>
+ *   <li>the write journal ({@link WriteJournal}): the overwrite in flight per stripe, so a crash
+ *       mid-overwrite cannot lose the key;</li>
+ *   <li>the batch journal ({@link BatchJournal}): the multi-key write in flight (MSET, MSETNX,
+ *       RENAME), in the slot of the lowest stripe it holds, so a crash cannot leave one half
+ *       applied;</li>
+ *   <li>the transaction journal: the undo record of an EXEC in flight (see {@link Sections}).</li>
+ * </ul>
+ * Opening a keyspace applies what is pending in them, in that order ({@link Recovery}).
+ */
+final class Journals {
+    /** {@link #beginBatch}: nothing was recorded. */
+    static final int NO_BATCH = Integer.MIN_VALUE;
+
+    private final Path dir;
+    private volatile WriteJournal write;
+    private volatile BatchJournal batch;
+    private volatile BatchJournal tx;
+
+    Journals(Path dir, WriteJournal write, BatchJournal batch, BatchJournal tx) {
+        this.dir = dir;
+        this.write = write;
+        this.batch = batch;
+        this.tx = tx;
+    }
+
+    /** The write journal as it is now (null: none since the keyspace opened or woke). */
+    WriteJournal writeOrNull() {
+        return write;
+    }
+
+    BatchJournal batchOrNull() {
+        return batch;
+    }
+
+    BatchJournal txOrNull() {
+        return tx;
+    }
+
+    /** The write journal, created by the first overwrite since the keyspace opened or woke. */
+    WriteJournal write() {
+        WriteJournal j = write;
+        if (j == null) {
+            synchronized (this) {
+                j = write;
+                if (j == null) {
+                    j = WriteJournal.open(dir.resolve(Keyspace.JOURNAL_FILE), Keyspace.STRIPES);
+                    write = j;
+                }
+            }
+        }
+        return j;
+    }
+
+    /**
+     * Ends the write of {@code slot} if one was begun. Without a journal none was: the slot's
+     * stripe holder would have created it.
+     */
+    void endWrite(int slot) {
+        WriteJournal j = write;
+        if (j != null) {
+            j.end(slot);
+        }
+    }
+
+    /** The batch journal, created by the first multi-key write (see {@link #write}). */
+    BatchJournal batch() {
+        BatchJournal j = batch;
+        if (j == null) {
+            synchronized (this) {
+                j = batch;
+                if (j == null) {
+                    j = BatchJournal.open(dir.resolve(Keyspace.BATCH_FILE), Keyspace.STRIPES);
+                    batch = j;
+                }
+            }
+        }
+        return j;
+    }
+
+    /** The transaction journal, created by the first EXEC that needs an undo record. */
+    BatchJournal tx() {
+        BatchJournal j = tx;
+        if (j == null) {
+            synchronized (this) {
+                j = tx;
+                if (j == null) {
+                    j = BatchJournal.open(dir.resolve(Keyspace.TX_FILE), Keyspace.STRIPES);
+                    tx = j;
+                }
+            }
+        }
+        return j;
+    }
+
+    /**
+     * Records a multi-key write in the batch journal, in the slot of {@code lowestStripe} (the
+     * lowest stripe the command holds, so concurrent commands never share one), and returns the
+     * token to {@link #endBatch} with once every write is in. A key given twice is recorded twice,
+     * in order: applied again, the last value wins, as it did.
+     */
+    int beginBatch(int lowestStripe, List<BatchJournal.Entry> writes) {
+        return batch().begin(lowestStripe, writes);
+    }
+
+    /** Ends a batch {@link #beginBatch} began; NO_BATCH: nothing to end. */
+    void endBatch(int token) {
+        if (token != NO_BATCH) {
+            batch.end(token);
+        }
+    }
+
+    /**
+     * Unmaps and deletes every journal; nothing is in flight (every stripe is held, or the
+     * journals were just replayed). They are created again by the first write that needs one.
+     */
+    void drop() {
+        WriteJournal j = write;
+        BatchJournal b = batch;
+        BatchJournal t = tx;
+        write = null;
+        batch = null;
+        tx = null;
+        if (j != null) {
+            j.closeAndDelete();
+        }
+        if (b != null) {
+            b.closeAndDelete();
+        }
+        if (t != null) {
+            t.closeAndDelete();
+        }
+    }
+}
