@@ -269,7 +269,9 @@ public final class RequestDecoder extends ByteToMessageDecoder {
 
     /**
      * Redis's string2ll over {@code in[from, to)}: optional '-', no '+', no leading zeros, no
-     * "-0", at most 20 characters. Long.MIN_VALUE when it is not a valid number.
+     * "-0", at most 20 characters. Long.MIN_VALUE when it is not a valid number. Redis's own
+     * LLONG_MIN, "-9223372036854775808", is valid (a count Redis ignores, as any negative one): it is
+     * returned as {@code Long.MIN_VALUE + 1}, which every caller treats alike (a negative number).
      */
     private static long redisLong(ByteBuf in, int from, int to) {
         int len = to - from;
@@ -287,15 +289,19 @@ public final class RequestDecoder extends ByteToMessageDecoder {
         if (i == to || in.getByte(i) < '1' || in.getByte(i) > '9') {
             return Long.MIN_VALUE;
         }
+        // accumulated as a negative number: its range holds one more than the positive one
         long v = 0;
         for (; i < to; i++) {
             int d = in.getByte(i) - '0';
-            if (d < 0 || d > 9 || v > (Long.MAX_VALUE - d) / 10) {
+            if (d < 0 || d > 9 || v < (Long.MIN_VALUE + d) / 10) {
                 return Long.MIN_VALUE;
             }
-            v = v * 10 + d;
+            v = v * 10 - d;
         }
-        return neg ? -v : v;
+        if (!neg) {
+            return v == Long.MIN_VALUE ? Long.MIN_VALUE : -v; // 9223372036854775808 is out of range
+        }
+        return v == Long.MIN_VALUE ? Long.MIN_VALUE + 1 : v;
     }
 
     private void fail(ByteBuf in, List<Object> out, ProtocolError e) {

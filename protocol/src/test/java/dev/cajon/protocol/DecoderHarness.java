@@ -100,8 +100,13 @@ final class DecoderHarness {
 
     /** Feeds the chunks as separate reads, closes the channel and returns every decoded message. */
     static List<Object> run(List<byte[]> chunks) {
+        return run(DecoderLimits.DEFAULT, chunks);
+    }
+
+    /** The same with the connection's limits (before AUTH, proto-max-bulk-len, query buffer). */
+    static List<Object> run(DecoderLimits limits, List<byte[]> chunks) {
         TrackingAllocator alloc = new TrackingAllocator();
-        EmbeddedChannel ch = new EmbeddedChannel(new RequestDecoder());
+        EmbeddedChannel ch = new EmbeddedChannel(new RequestDecoder(limits));
         ch.config().setAllocator(alloc);
         List<Object> out = new ArrayList<>();
         try {

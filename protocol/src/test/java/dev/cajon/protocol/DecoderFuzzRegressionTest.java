@@ -1,0 +1,36 @@
+package dev.cajon.protocol;
+
+import static dev.cajon.protocol.DecoderHarness.assertDecodesUnderAllSplits;
+import static dev.cajon.protocol.DecoderHarness.err;
+import static dev.cajon.protocol.DecoderHarness.latin1;
+import static dev.cajon.protocol.DecoderHarness.mb;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Inputs the decoder fuzzer ({@link DecoderFuzzTest}) found, shrunk, each with what
+ * redis-server 7.0.15 answers to the same bytes over a socket.
+ */
+@ExtendWith(LeakCheck.class)
+class DecoderFuzzRegressionTest {
+
+    @Test
+    void multibulkCountOfLlongMinIsIgnoredLikeAnyNegativeCount() {
+        // Redis's string2ll accepts -9223372036854775808 and a count <= 0 is skipped: "+PONG".
+        // The decoder used to overflow on it and answer "invalid multibulk length".
+        assertDecodesUnderAllSplits(latin1("*-9223372036854775808\r\n*1\r\n$4\r\nPING\r\n"), List.of(mb("PING")));
+    }
+
+    @Test
+    void oneBelowLlongMinIsAnInvalidCount() {
+        assertDecodesUnderAllSplits(latin1("*-9223372036854775809\r\n*1\r\n$4\r\nPING\r\n"),
+                List.of(err("invalid multibulk length")));
+    }
+
+    @Test
+    void bulkLengthOfLlongMinIsInvalid() {
+        assertDecodesUnderAllSplits(latin1("*1\r\n$-9223372036854775808\r\n"), List.of(err("invalid bulk length")));
+    }
+}
