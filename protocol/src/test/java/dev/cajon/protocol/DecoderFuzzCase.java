@@ -42,7 +42,7 @@ record DecoderFuzzCase(byte[] input, long maxBulk, boolean auth, long maxQuery, 
     }
 
     List<byte[]> chunks() {
-        return RequestDecoderPropertyTest.chunk(input, reads);
+        return Fuzz.chunk(input, reads);
     }
 
     DecoderFuzzCase withInput(byte[] b) {

@@ -14,7 +14,8 @@ import java.util.List;
  * depends on how the bytes arrived ({@link Tail#READS_MATTER}: a count line or an inline line right
  * at the 64 KiB limit, refused or not depending on whether a read ended before its end), and where
  * the decoder does not follow Redis and says so ({@link Tail#UNSPECIFIED}: a header line whose CR is
- * not followed by LF, which Redis skips unseen and netty-codec-redis refuses). It follows the decoder's one documented difference: a bulk payload
+ * not followed by LF, which Redis skips unseen and netty-codec-redis refuses; an invalid count or
+ * length whose line ends the input with its CR, which the decoder refuses before Redis would). It follows the decoder's one documented difference: a bulk payload
  * not followed by CRLF is {@code invalid bulk length}. The splitting of an inline line is
  * {@link InlineSplitter}'s (sdssplitargs), tested on its own by {@code InlineSplitterTest}.
  */
@@ -103,13 +104,15 @@ final class RespModel {
         if (cr - p > RequestDecoder.INLINE_MAX - 2) {
             return Tail.READS_MATTER; // "too big mbulk count string" if a read ended before the '\r'
         }
+        Long count = redisLong(p + 1, cr);
         if (cr + 1 >= in.length) {
-            return Tail.COMPLETE;
+            // Redis waits for the byte after '\r' before it reads the count; the decoder refuses an
+            // invalid count at once (the same error Redis sends once one more byte arrives)
+            return count == null || count > Integer.MAX_VALUE ? Tail.UNSPECIFIED : Tail.COMPLETE;
         }
         if (in[cr + 1] != '\n') {
             return Tail.UNSPECIFIED;
         }
-        Long count = redisLong(p + 1, cr);
         if (count == null || count > Integer.MAX_VALUE) {
             return error("invalid multibulk length");
         }
@@ -141,13 +144,13 @@ final class RespModel {
             if (hcr - p > RequestDecoder.INLINE_MAX - 2) {
                 return Tail.READS_MATTER;
             }
+            Long bulkLen = redisLong(p + 1, hcr);
             if (hcr + 1 >= in.length) {
-                return Tail.COMPLETE;
+                return bulkLen == null || bulkLen < 0 ? Tail.UNSPECIFIED : Tail.COMPLETE; // as for the count
             }
             if (in[hcr + 1] != '\n') {
                 return Tail.UNSPECIFIED;
             }
-            Long bulkLen = redisLong(p + 1, hcr);
             if (bulkLen == null || bulkLen < 0 || bulkLen > maxBulk) {
                 return error("invalid bulk length");
             }

@@ -216,6 +216,32 @@ public final class Fuzz {
         }
     }
 
+    // ------------------------------------------------------------------ input helpers
+
+    /** {@code in} cut into reads of the given sizes, used in turn until it is consumed. */
+    public static List<byte[]> chunk(byte[] in, List<Integer> sizes) {
+        List<byte[]> out = new ArrayList<>();
+        int p = 0;
+        for (int i = 0; p < in.length; i++) {
+            int size = Math.min(in.length - p, sizes.get(i % sizes.size()));
+            out.add(java.util.Arrays.copyOfRange(in, p, p + size));
+            p += size;
+        }
+        return out;
+    }
+
+    /** RESP multibulk encoding of one command, as a client would send it. */
+    public static byte[] resp(byte[]... args) {
+        java.io.ByteArrayOutputStream o = new java.io.ByteArrayOutputStream();
+        o.writeBytes(("*" + args.length + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+        for (byte[] a : args) {
+            o.writeBytes(("$" + a.length + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            o.writeBytes(a);
+            o.writeBytes(new byte[] {'\r', '\n'});
+        }
+        return o.toByteArray();
+    }
+
     // ------------------------------------------------------------------ shrinking helpers
 
     /**
