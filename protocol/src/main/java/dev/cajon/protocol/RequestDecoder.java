@@ -195,6 +195,10 @@ public final class RequestDecoder extends ByteToMessageDecoder {
                 continue;
             }
             // the codec wants more bytes: rule 2
+            if (inCommand && args != null && bulk == null && notADollarLine(in)) {
+                fail(in, out, expectedDollar(in.getByte(elementStart) & 0xFF));
+                return;
+            }
             if (bulk == null) {
                 int anchor = inCommand && args != null ? elementStart : boundary;
                 if (in.readerIndex() != anchor) {
@@ -250,6 +254,19 @@ public final class RequestDecoder extends ByteToMessageDecoder {
         }
         error = new ProtocolError("invalid bulk length");
         return false;
+    }
+
+    /**
+     * An element that does not start with '$' and whose line has its '\r' and one byte more: Redis
+     * answers "expected '$'" then, without waiting for the LF that the codec waits for (a "-\r-"
+     * element would otherwise leave the client without an answer until it sent more).
+     */
+    private boolean notADollarLine(ByteBuf in) {
+        if (elementStart >= in.writerIndex() || in.getByte(elementStart) == '$') {
+            return false;
+        }
+        int cr = in.indexOf(elementStart, in.writerIndex(), (byte) '\r');
+        return cr >= 0 && cr + 1 < in.writerIndex();
     }
 
     private static ProtocolError expectedDollar(int got) {

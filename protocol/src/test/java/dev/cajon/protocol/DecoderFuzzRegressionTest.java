@@ -33,4 +33,13 @@ class DecoderFuzzRegressionTest {
     void bulkLengthOfLlongMinIsInvalid() {
         assertDecodesUnderAllSplits(latin1("*1\r\n$-9223372036854775808\r\n"), List.of(err("invalid bulk length")));
     }
+
+    @Test
+    void elementNotStartingWithDollarIsRefusedOnceItsLineHasCrAndOneMoreByte() {
+        // redis-server 7.0.15 answers "*1\r\n-\r-" with "expected '$', got '-'" at once; the decoder
+        // used to wait for a CRLF (netty's codec reads "-" lines to their end), leaving the client
+        // without an answer
+        assertDecodesUnderAllSplits(latin1("*1\r\n-\r-"), List.of(err("expected '$', got '-'")));
+        assertDecodesUnderAllSplits(latin1("*2\r\n$4\r\nECHO\r\n:1\rx"), List.of(err("expected '$', got ':'")));
+    }
 }
