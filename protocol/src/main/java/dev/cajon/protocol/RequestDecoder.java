@@ -195,8 +195,9 @@ public final class RequestDecoder extends ByteToMessageDecoder {
                 continue;
             }
             // the codec wants more bytes: rule 2
-            if (inCommand && args != null && bulk == null && notADollarLine(in)) {
-                fail(in, out, expectedDollar(in.getByte(elementStart) & 0xFF));
+            ProtocolError early = inCommand && args != null && bulk == null ? refusedElementLine(in) : null;
+            if (early != null) {
+                fail(in, out, early);
                 return;
             }
             if (bulk == null) {
@@ -257,16 +258,26 @@ public final class RequestDecoder extends ByteToMessageDecoder {
     }
 
     /**
-     * An element that does not start with '$' and whose line has its '\r' and one byte more: Redis
-     * answers "expected '$'" then, without waiting for the LF that the codec waits for (a "-\r-"
-     * element would otherwise leave the client without an answer until it sent more).
+     * The error Redis sends for an element line the codec is still waiting on, or null. Redis
+     * judges an element's line as soon as it has its '\r' and one byte more: one that does not
+     * start with '$' ({@code "*1\r\n-\r-"}), or whose length is not a valid one ({@code "$-0"},
+     * {@code "$00"}, which the codec reads as 0 and waits for the empty payload), is refused then.
+     * Without this the client would get no answer until it sent more.
      */
-    private boolean notADollarLine(ByteBuf in) {
-        if (elementStart >= in.writerIndex() || in.getByte(elementStart) == '$') {
-            return false;
+    private ProtocolError refusedElementLine(ByteBuf in) {
+        if (elementStart >= in.writerIndex()) {
+            return null;
         }
         int cr = in.indexOf(elementStart, in.writerIndex(), (byte) '\r');
-        return cr >= 0 && cr + 1 < in.writerIndex();
+        if (cr < 0 || cr + 1 >= in.writerIndex()) {
+            return null;
+        }
+        int first = in.getByte(elementStart) & 0xFF;
+        if (first != '$') {
+            return expectedDollar(first);
+        }
+        long len = redisLong(in, elementStart + 1, cr);
+        return len == Long.MIN_VALUE || len < 0 ? new ProtocolError("invalid bulk length") : null;
     }
 
     private static ProtocolError expectedDollar(int got) {

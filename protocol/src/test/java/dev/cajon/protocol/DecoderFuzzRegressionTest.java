@@ -42,4 +42,12 @@ class DecoderFuzzRegressionTest {
         assertDecodesUnderAllSplits(latin1("*1\r\n-\r-"), List.of(err("expected '$', got '-'")));
         assertDecodesUnderAllSplits(latin1("*2\r\n$4\r\nECHO\r\n:1\rx"), List.of(err("expected '$', got ':'")));
     }
+
+    @Test
+    void invalidBulkLengthIsRefusedBeforeItsPayload() {
+        // redis-server 7.0.15 answers "*1\r\n$-0\r\n" with "invalid bulk length" at once; netty's
+        // codec reads "-0" and "00" as 0 and waited for the empty payload's CRLF
+        assertDecodesUnderAllSplits(latin1("*1\r\n$-0\r\n"), List.of(err("invalid bulk length")));
+        assertDecodesUnderAllSplits(latin1("*2\r\n$4\r\nECHO\r\n$00\r\n"), List.of(err("invalid bulk length")));
+    }
 }
