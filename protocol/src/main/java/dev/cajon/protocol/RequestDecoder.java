@@ -195,6 +195,11 @@ public final class RequestDecoder extends ByteToMessageDecoder {
                 continue;
             }
             // the codec wants more bytes: rule 2
+            ProtocolError early = inCommand && args != null && bulk == null ? refusedElementLine(in) : null;
+            if (early != null) {
+                fail(in, out, early);
+                return;
+            }
             if (bulk == null) {
                 int anchor = inCommand && args != null ? elementStart : boundary;
                 if (in.readerIndex() != anchor) {
@@ -252,6 +257,29 @@ public final class RequestDecoder extends ByteToMessageDecoder {
         return false;
     }
 
+    /**
+     * The error Redis sends for an element line the codec is still waiting on, or null. Redis
+     * judges an element's line as soon as it has its '\r' and one byte more: one that does not
+     * start with '$' ({@code "*1\r\n-\r-"}), or whose length is not a valid one ({@code "$-0"},
+     * {@code "$00"}, which the codec reads as 0 and waits for the empty payload), is refused then.
+     * Without this the client would get no answer until it sent more.
+     */
+    private ProtocolError refusedElementLine(ByteBuf in) {
+        if (elementStart >= in.writerIndex()) {
+            return null;
+        }
+        int cr = in.indexOf(elementStart, in.writerIndex(), (byte) '\r');
+        if (cr < 0 || cr + 1 >= in.writerIndex()) {
+            return null;
+        }
+        int first = in.getByte(elementStart) & 0xFF;
+        if (first != '$') {
+            return expectedDollar(first);
+        }
+        long len = redisLong(in, elementStart + 1, cr);
+        return len == Long.MIN_VALUE || len < 0 ? new ProtocolError("invalid bulk length") : null;
+    }
+
     private static ProtocolError expectedDollar(int got) {
         return new ProtocolError("expected '$', got '" + (char) got + "'");
     }
@@ -269,7 +297,9 @@ public final class RequestDecoder extends ByteToMessageDecoder {
 
     /**
      * Redis's string2ll over {@code in[from, to)}: optional '-', no '+', no leading zeros, no
-     * "-0", at most 20 characters. Long.MIN_VALUE when it is not a valid number.
+     * "-0", at most 20 characters. Long.MIN_VALUE when it is not a valid number. Redis's own
+     * LLONG_MIN, "-9223372036854775808", is valid (a count Redis ignores, as any negative one): it is
+     * returned as {@code Long.MIN_VALUE + 1}, which every caller treats alike (a negative number).
      */
     private static long redisLong(ByteBuf in, int from, int to) {
         int len = to - from;
@@ -287,15 +317,19 @@ public final class RequestDecoder extends ByteToMessageDecoder {
         if (i == to || in.getByte(i) < '1' || in.getByte(i) > '9') {
             return Long.MIN_VALUE;
         }
+        // accumulated as a negative number: its range holds one more than the positive one
         long v = 0;
         for (; i < to; i++) {
             int d = in.getByte(i) - '0';
-            if (d < 0 || d > 9 || v > (Long.MAX_VALUE - d) / 10) {
+            if (d < 0 || d > 9 || v < (Long.MIN_VALUE + d) / 10) {
                 return Long.MIN_VALUE;
             }
-            v = v * 10 + d;
+            v = v * 10 - d;
         }
-        return neg ? -v : v;
+        if (!neg) {
+            return v == Long.MIN_VALUE ? Long.MIN_VALUE : -v; // 9223372036854775808 is out of range
+        }
+        return v == Long.MIN_VALUE ? Long.MIN_VALUE + 1 : v;
     }
 
     private void fail(ByteBuf in, List<Object> out, ProtocolError e) {

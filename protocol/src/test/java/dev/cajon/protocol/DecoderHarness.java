@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.netty.buffer.AbstractByteBufAllocator;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.UnpooledHeapByteBuf;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -44,47 +42,10 @@ final class DecoderHarness {
     private DecoderHarness() {
     }
 
-    /**
-     * An allocator that remembers every buffer it hands out, so a run can prove all were released.
-     * Each buffer is also handed to Netty's leak detector ({@code toLeakAwareBuffer}); plain
-     * {@code AbstractByteBufAllocator} subclasses are not tracked unless they do that themselves.
-     */
-    static final class TrackingAllocator extends AbstractByteBufAllocator {
+    /** The fuzz kit's allocator that remembers every buffer, with this module's leak check on. */
+    static final class TrackingAllocator extends dev.cajon.protocol.fuzz.TrackingAllocator {
         static {
             LeakCheck.init();
-        }
-
-        final List<ByteBuf> allocated = new ArrayList<>();
-
-        TrackingAllocator() {
-            super(false);
-        }
-
-        @Override
-        protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
-            ByteBuf b = new UnpooledHeapByteBuf(this, initialCapacity, maxCapacity);
-            allocated.add(b);
-            return toLeakAwareBuffer(b);
-        }
-
-        @Override
-        protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
-            return newHeapBuffer(initialCapacity, maxCapacity);
-        }
-
-        @Override
-        public boolean isDirectBufferPooled() {
-            return false;
-        }
-
-        void assertAllReleased(String what) {
-            for (int i = 0; i < allocated.size(); i++) {
-                ByteBuf b = allocated.get(i);
-                if (b.refCnt() != 0) {
-                    fail(what + ": buffer #" + i + " of " + allocated.size() + " not released (refCnt "
-                            + b.refCnt() + ", capacity " + b.capacity() + ")");
-                }
-            }
         }
     }
 
@@ -100,8 +61,13 @@ final class DecoderHarness {
 
     /** Feeds the chunks as separate reads, closes the channel and returns every decoded message. */
     static List<Object> run(List<byte[]> chunks) {
+        return run(DecoderLimits.DEFAULT, chunks);
+    }
+
+    /** The same with the connection's limits (before AUTH, proto-max-bulk-len, query buffer). */
+    static List<Object> run(DecoderLimits limits, List<byte[]> chunks) {
         TrackingAllocator alloc = new TrackingAllocator();
-        EmbeddedChannel ch = new EmbeddedChannel(new RequestDecoder());
+        EmbeddedChannel ch = new EmbeddedChannel(new RequestDecoder(limits));
         ch.config().setAllocator(alloc);
         List<Object> out = new ArrayList<>();
         try {
@@ -371,14 +337,7 @@ final class DecoderHarness {
 
     /** RESP multibulk encoding of one command, as a client would send it. */
     static byte[] resp(byte[]... args) {
-        ByteArrayOutputStream o = new ByteArrayOutputStream();
-        o.writeBytes(latin1("*" + args.length + "\r\n"));
-        for (byte[] a : args) {
-            o.writeBytes(latin1("$" + a.length + "\r\n"));
-            o.writeBytes(a);
-            o.writeBytes(latin1("\r\n"));
-        }
-        return o.toByteArray();
+        return dev.cajon.protocol.fuzz.Fuzz.resp(args);
     }
 
     static byte[] resp(String... args) {

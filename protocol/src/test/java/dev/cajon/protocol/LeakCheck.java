@@ -37,7 +37,7 @@ public final class LeakCheck implements BeforeAllCallback, AfterEachCallback {
     }
 
     /** Forces the class initializer: PARANOID level and the listener. */
-    static void init() {
+    public static void init() {
         // the static block does the work
     }
 
@@ -52,7 +52,7 @@ public final class LeakCheck implements BeforeAllCallback, AfterEachCallback {
     }
 
     /** Runs the GC a few times and fails if the ByteBuf leak detector reported anything. */
-    static void assertNoLeaksReported() {
+    public static void assertNoLeaksReported() {
         List<String> leaks = collectReports(3);
         if (!leaks.isEmpty()) {
             throw new AssertionError(leaks.size() + " ByteBuf leak(s) reported by Netty's detector; first:\n"

@@ -59,14 +59,7 @@ class RequestDecoderPropertyTest {
     }
 
     static List<byte[]> chunk(byte[] in, List<Integer> sizes) {
-        List<byte[]> out = new ArrayList<>();
-        int p = 0;
-        for (int i = 0; p < in.length; i++) {
-            int size = Math.min(in.length - p, sizes.get(i % sizes.size()));
-            out.add(Arrays.copyOfRange(in, p, p + size));
-            p += size;
-        }
-        return out;
+        return dev.cajon.protocol.fuzz.Fuzz.chunk(in, sizes);
     }
 
     @Property(tries = 400)
