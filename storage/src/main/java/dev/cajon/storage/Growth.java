@@ -28,10 +28,20 @@ final class Growth {
      * extra tier to a map of under a million entries (see {@link MapFile#tierAdded}; a bigger
      * map's tiers come from uneven segments, and copying millions of keys for one is worse).
      */
-    static void ifNeeded(KeyspaceEngine e) {
-        if (e.counts.keys.sum() > e.file.capacity() || tierGrowth(e)) {
+    static void ifNeeded(KeyspaceEngine e, boolean needed) {
+        if (needed) {
             grow(e, false, 0);
         }
+    }
+
+    /**
+     * Whether {@link #ifNeeded} will grow. Asked while the caller still holds a stripe (or the
+     * whole keyspace): the tier check reads the map's own memory, and a release, which needs
+     * every stripe, could otherwise unmap it in between (a JVM crash, SIGSEGV in Chronicle's
+     * {@code getExtraTiersInUse}, seen in {@code IdleKeyspaceTest}).
+     */
+    static boolean needed(KeyspaceEngine e) {
+        return e.counts.keys.sum() > e.file.capacity() || tierGrowth(e);
     }
 
     private static boolean tierGrowth(KeyspaceEngine e) {

@@ -182,10 +182,10 @@ final class KeyspaceEngine {
                 retryOrGiveUp(e, attempt);
             } finally {
                 syncKeyFile(key, userKey);
+                // not inside an atomic section, which grows when it ends; asked under the stripe
+                boolean grow = l.getHoldCount() == 1 && Growth.needed(this);
                 l.unlock();
-                if (!l.isHeldByCurrentThread()) {
-                    Growth.ifNeeded(this); // not inside an atomic section, which grows when it ends
-                }
+                Growth.ifNeeded(this, grow);
             }
             Growth.grow(this, true, 0);
         }
@@ -222,6 +222,8 @@ final class KeyspaceEngine {
                         syncKeyFile(keyList[i], userKeys[i]);
                     }
                 }
+                // asked while the stripes are held (see Growth.needed); not inside an atomic section
+                boolean grow = taken == idx.length && stripe(idx[0]).getHoldCount() == 1 && Growth.needed(this);
                 for (int i = taken - 1; i >= 0; i--) {
                     if (i == 0 || idx[i] != idx[i - 1]) {
                         stripe(idx[i]).unlock();
@@ -230,9 +232,7 @@ final class KeyspaceEngine {
                 if (gated) {
                     txGate.readLock().unlock();
                 }
-                if (!holds(idx[0])) {
-                    Growth.ifNeeded(this);
-                }
+                Growth.ifNeeded(this, grow);
             }
             Runnable hook = owner.beforeRetry;
             if (hook != null) {

@@ -101,9 +101,10 @@ final class Sections {
                 if (token != Journals.NO_BATCH) {
                     e.journals.txOrNull().end(token);
                 }
+                boolean grow = Growth.needed(e); // while the section still holds its stripes
                 exit(e, s, idx);
                 // only now that the undo record is ended may the files it names go
-                finish(e, s, userKeys, stored, retry ? before : null);
+                finish(e, s, userKeys, stored, retry ? before : null, grow);
             }
             Growth.grow(e, true, stored.length);
         }
@@ -190,7 +191,8 @@ final class Sections {
      * After a section: deletes the files it let go (those its snapshot names stay when it was
      * taken back), brings long keys' files in line, and grows the map if it passed its capacity.
      */
-    private static void finish(KeyspaceEngine e, Section s, byte[][] userKeys, byte[][] keys, Undo takenBack) {
+    private static void finish(KeyspaceEngine e, Section s, byte[][] userKeys, byte[][] keys, Undo takenBack,
+            boolean grow) {
         Set<Long> named = new HashSet<>();
         if (takenBack != null) {
             for (byte[] v : takenBack.before) {
@@ -215,6 +217,6 @@ final class Sections {
                 }
             }
         }
-        Growth.ifNeeded(e);
+        Growth.ifNeeded(e, grow);
     }
 }

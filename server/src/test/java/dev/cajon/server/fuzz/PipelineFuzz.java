@@ -244,6 +244,9 @@ final class PipelineFuzz implements AutoCloseable {
 
     /** Puts back what a case may have changed for the whole server. */
     private void restore() {
+        // a case may have set a password (CONFIG SET requirepass): off first, or the admin
+        // connection below would need one
+        server.context().requirepass(null);
         try (Client admin = server.client()) {
             for (Map.Entry<String, String> e : defaults.entrySet()) {
                 Reply r = admin.run("CONFIG", "SET", e.getKey(), e.getValue());
