@@ -50,11 +50,20 @@ public final class BotPathBenchmark {
         Path chart = args.length > 2 ? Path.of(args[2]) : Path.of("docs/bench-bot-path.png");
         Path tmp = Files.createTempDirectory("cajon-bench-bot");
         Path home = Path.of("").toAbsolutePath();
+        // the servers' fsync policy, the same on both: "no" (the default) matches SQLite's
+        // synchronous=NORMAL (no fsync per commit) and a Redis without AOF; "everysec" runs Cajon's
+        // default against Redis's AOF everysec
+        String fsync = args.length > 3 ? args[3] : "no";
+        if (!fsync.equals("no") && !fsync.equals("everysec") && !fsync.equals("always")) {
+            throw new IllegalArgumentException("fsync policy: no, everysec or always, not " + fsync);
+        }
+        System.out.println("servers' fsync policy: " + fsync);
         ServerProcess cajon = new ServerProcess("cajon", new CommandTemplate(
-                "{home}/bin/cajon-server --bind 127.0.0.1 --port {port} --dir {dir}"),
+                "{home}/bin/cajon-server --bind 127.0.0.1 --port {port} --dir {dir} --appendfsync " + fsync),
                 tmp.resolve("server"), tmp.resolve("cajon.log"), home);
         ServerProcess redis = new ServerProcess("redis", new CommandTemplate(
-                "redis-server --bind 127.0.0.1 --port {port} --save \"\" --appendonly no --dir {dir}"),
+                "redis-server --bind 127.0.0.1 --port {port} --save \"\" --dir {dir} "
+                        + (fsync.equals("no") ? "--appendonly no" : "--appendonly yes --appendfsync " + fsync)),
                 tmp.resolve("redis"), tmp.resolve("redis.log"), home);
         List<Path1> paths = new ArrayList<>();
         try (Store store = Store.open(tmp.resolve("embedded"), Clock.SYSTEM); cajon; redis) {
