@@ -140,7 +140,8 @@ public final class ConfigFamily {
         for (int i = 2; i < c.argc(); i += 2) {
             String name = lower(c.arg(i));
             if (LimitParameters.NAMES.contains(name)) {
-                changes.add(LimitParameters.prepare(c.server(), c.arg(i), c.arg(i + 1)));
+                // a value's error names the parameter as Redis spells it, whatever the client's case
+                changes.add(LimitParameters.prepare(c.server(), name.getBytes(StandardCharsets.ISO_8859_1), c.arg(i + 1)));
                 continue;
             }
             if (name.equals("requirepass")) {
