@@ -33,7 +33,6 @@ public final class HeapReturner implements AutoCloseable {
     private long settled;
     private long lastGcs = -1;
     private int quiet;
-    private long asked;
 
     public HeapReturner() {
         settled = memory.getHeapMemoryUsage().getCommitted();
@@ -44,11 +43,6 @@ public final class HeapReturner implements AutoCloseable {
     public HeapReturner start() {
         thread.start();
         return this;
-    }
-
-    /** Collections asked for so far. */
-    public long asked() {
-        return asked;
     }
 
     /**
@@ -82,7 +76,6 @@ public final class HeapReturner implements AutoCloseable {
             return false;
         }
         System.gc();
-        asked++;
         settled = memory.getHeapMemoryUsage().getCommitted();
         lastGcs = gcCount();
         quiet = 0;
