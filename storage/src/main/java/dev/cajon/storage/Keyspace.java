@@ -111,6 +111,42 @@ public final class Keyspace implements Closeable {
              ExpiryListener listener) {
         this.e = new KeyspaceEngine(this, dir, name, clock, file, blobs, journals, listener);
         this.strings = new StringOps(e);
+        this.collections = new dev.cajon.storage.collection.MemoryCollectionAccess();
+        this.hashes = new HashOps(collections);
+        this.sets = new SetOps(collections);
+        this.zsets = new ZSetOps(collections);
+        this.lists = new ListOps(collections);
+    }
+
+    private final dev.cajon.storage.collection.CollectionAccess collections;
+    private final HashOps hashes;
+    private final SetOps sets;
+    private final ZSetOps zsets;
+    private final ListOps lists;
+
+    /** The collections service the type operations are written on (see storage/collection). */
+    public dev.cajon.storage.collection.CollectionAccess collections() {
+        return collections;
+    }
+
+    /** The hash operations (HSET, HGET ...). */
+    public HashOps hashes() {
+        return hashes;
+    }
+
+    /** The set operations (SADD, SMEMBERS ...). */
+    public SetOps sets() {
+        return sets;
+    }
+
+    /** The sorted-set operations (ZADD, ZRANGE ...). */
+    public ZSetOps zsets() {
+        return zsets;
+    }
+
+    /** The list operations (LPUSH, LRANGE ...). */
+    public ListOps lists() {
+        return lists;
     }
 
     KeyspaceEngine engine() {

@@ -25,9 +25,16 @@ public final class ValueHeader {
     public static final byte LAYOUT_V1 = 1;
 
     public static final byte TYPE_STRING = 1;
+    /** Collections (Redis's RDB order, plus one). Their payload is {@link #ENC_COLLECTION}. */
+    public static final byte TYPE_LIST = 2;
+    public static final byte TYPE_SET = 3;
+    public static final byte TYPE_ZSET = 4;
+    public static final byte TYPE_HASH = 5;
 
     public static final byte ENC_RAW = 0;
     public static final byte ENC_BLOB = 1;
+    /** A collection: the engine's collection id and the type's state (see storage/collection). */
+    public static final byte ENC_COLLECTION = 2;
 
     public static final byte FLAG_EXPIRES = 1;
     public static final byte FLAG_WHEEL_AT = 2;
