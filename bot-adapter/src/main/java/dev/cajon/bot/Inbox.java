@@ -1,6 +1,7 @@
 package dev.cajon.bot;
 
 import dev.cajon.bot.index.Wheel;
+import dev.cajon.bot.kv.Kv;
 import dev.cajon.bot.kv.KvException;
 import dev.cajon.bot.kv.Op;
 import dev.cajon.bot.kv.SetOptions;
@@ -184,7 +185,16 @@ final class Inbox {
         return f == null || !f.get("state").equals("LEASED") || !f.get("owner", "").equals(life);
     }
 
-    private record Claim(long fence, int attempt, String payload, String state) {
+    /**
+     * A claim. {@code held}: the WATCH of the lease and the record taken right after the claim's
+     * EXEC, in its round trip ({@link Optimistic#runHolding}), with what the claim wrote to them;
+     * the commit uses it to be one EXEC (null when the backend holds none).
+     */
+    private record Claim(long fence, int attempt, String payload, String state, Kv.Tx held, String leaseWritten,
+                         String recordWritten) {
+        Claim holding(Kv.Tx tx) {
+            return new Claim(fence, attempt, payload, state, tx, leaseWritten, recordWritten);
+        }
     }
 
     private enum Refused { GONE, FINISHED, NOT_DUE, HELD, CHAT_BUSY, DUPLICATE }
@@ -208,7 +218,7 @@ final class Inbox {
         String lk = e.keys.lease(id.chat());
         String sk = e.keys.state(id.chat());
         long now = e.now();
-        return Optimistic.run(e.kv, List.of(lk, rk, sk), before, r -> {
+        Optimistic.Held<Object> got = Optimistic.runHolding(e.kv, List.of(lk, rk, sk), before, List.of(lk, rk), r -> {
             Fields lease = Fields.decode(r.get(0));
             Fields rec = Fields.decode(r.get(1));
             if (journal != null && rec != null) {
@@ -241,10 +251,20 @@ final class Inbox {
                     .put("mid", id.messageId());
             Fields c = rec.copy().put("state", "LEASED").put("owner", e.owner).put("fence", fence).put("until", until);
             int attempt = (int) rec.getLong("attempts", 0) + 1;
-            return new Optimistic.Plan<>(List.of(new Op.Set(lk, l.encode(), 2 * e.retentionMillis),
-                    new Op.Set(rk, c.encode(), e.retentionMillis)),
-                    new Claim(fence, attempt, rec.get("payload"), r.get(2)));
+            String lw = l.encode();
+            String cw = c.encode();
+            return new Optimistic.Plan<>(List.of(new Op.Set(lk, lw, 2 * e.retentionMillis),
+                    new Op.Set(rk, cw, e.retentionMillis)),
+                    new Claim(fence, attempt, rec.get("payload"), r.get(2), null, lw, cw));
         });
+        if (got.held() == null) {
+            return got.result();
+        }
+        if (got.result() instanceof Claim claim) {
+            return claim.holding(got.held());
+        }
+        got.held().close(); // a journal of a busy chat: nothing to commit
+        return got.result();
     }
 
     /** Runs the handler of a claim and commits it, or reports why there was no claim. */
@@ -260,6 +280,16 @@ final class Inbox {
             return new HandleResult(why == Refused.NOT_DUE ? HandleResult.Status.RETRYING : HandleResult.Status.DONE,
                     id, why.name());
         }
+        try {
+            return runClaimed(id, claim);
+        } finally {
+            if (claim.held() != null) {
+                claim.held().close(); // given back unused when the commit could not use it
+            }
+        }
+    }
+
+    private HandleResult runClaimed(InboundId id, Claim claim) {
         Context ctx = new Context(id, claim);
         ScheduledFuture<?> beat = heartbeats.scheduleAtFixedRate(() -> heartbeat(id, claim.fence()),
                 e.leaseMillis / 3, e.leaseMillis / 3, TimeUnit.MILLISECONDS);
@@ -304,23 +334,51 @@ final class Inbox {
     }
 
     /** Commits the claim: the record becomes {@code state}, the lease is released; false when stale. */
-    private boolean commit(InboundId id, long fence, java.util.function.UnaryOperator<Fields> change, Op stateOp) {
+    /**
+     * Commits the claim: the record becomes {@code change}d, the lease is released; false when
+     * stale. With the claim's held WATCH, and the lease and the record still as the claim wrote
+     * them when it was taken, it is one EXEC: the WATCH has covered them since, so an EXEC that
+     * goes through wrote over exactly the claim's values. Anything else (a heartbeat extended the
+     * lease, another worker took it, the backend held no WATCH) is the full fenced commit: WATCH
+     * with the reads, then EXEC.
+     */
+    private boolean commit(InboundId id, Claim claim, java.util.function.UnaryOperator<Fields> change, Op stateOp) {
         String rk = e.keys.inbound(id.chat(), id.messageId());
         String lk = e.keys.lease(id.chat());
+        Kv.Tx held = claim.held();
+        if (held != null) {
+            try {
+                if (claim.leaseWritten().equals(held.get(lk)) && claim.recordWritten().equals(held.get(rk))) {
+                    List<Op> ops = commitOps(lk, rk, Fields.decode(claim.leaseWritten()),
+                            Fields.decode(claim.recordWritten()), change, stateOp);
+                    if (held.exec(ops) != null) {
+                        return true;
+                    }
+                }
+            } finally {
+                held.close();
+            }
+        }
+        long fence = claim.fence();
         return Optimistic.run(e.kv, List.of(lk, rk), r -> {
             Fields l = Fields.decode(r.get(0));
             Fields rec = Fields.decode(r.get(1));
             if (!holds(l, rec, fence)) {
                 return Optimistic.Plan.none(false);
             }
-            List<Op> ops = new ArrayList<>(3);
-            ops.add(new Op.Set(rk, change.apply(rec.copy()).put("owner", "").encode(), e.retentionMillis));
-            ops.add(new Op.Set(lk, l.copy().put("owner", "").put("until", 0).encode(), 2 * e.retentionMillis));
-            if (stateOp != null) {
-                ops.add(stateOp);
-            }
-            return new Optimistic.Plan<>(ops, true);
+            return new Optimistic.Plan<>(commitOps(lk, rk, l, rec, change, stateOp), true);
         });
+    }
+
+    private List<Op> commitOps(String lk, String rk, Fields lease, Fields rec,
+                               java.util.function.UnaryOperator<Fields> change, Op stateOp) {
+        List<Op> ops = new ArrayList<>(3);
+        ops.add(new Op.Set(rk, change.apply(rec.copy()).put("owner", "").encode(), e.retentionMillis));
+        ops.add(new Op.Set(lk, lease.copy().put("owner", "").put("until", 0).encode(), 2 * e.retentionMillis));
+        if (stateOp != null) {
+            ops.add(stateOp);
+        }
+        return ops;
     }
 
     private HandleResult done(InboundId id, Context ctx) {
@@ -328,7 +386,7 @@ final class Inbox {
         String sk = e.keys.state(id.chat());
         Op stateOp = ctx.newState != null ? new Op.Set(sk, ctx.newState, e.chatStateTtlMillis)
                 : ctx.claim.state() != null ? new Op.PExpire(sk, e.chatStateTtlMillis) : null; // a sliding TTL
-        boolean ok = commit(id, ctx.claim.fence(), f -> f.put("state", "DONE").put("doneAt", e.now()), stateOp);
+        boolean ok = commit(id, ctx.claim, f -> f.put("state", "DONE").put("doneAt", e.now()), stateOp);
         e.after("inbox.markDone");
         if (!ok) {
             stale(id, "markDone");
@@ -346,7 +404,7 @@ final class Inbox {
         }
         String error = String.valueOf(ex);
         e.before("inbox.markFailed");
-        boolean ok = commit(id, claim.fence(), f -> f.put("state", dead ? "DEAD" : "RETRY")
+        boolean ok = commit(id, claim, f -> f.put("state", dead ? "DEAD" : "RETRY")
                 .put("attempts", attempts).put("due", due).put("error", error), null);
         e.after("inbox.markFailed");
         if (!ok) {

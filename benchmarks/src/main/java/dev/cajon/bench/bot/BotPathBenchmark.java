@@ -114,14 +114,19 @@ public final class BotPathBenchmark {
         }
     }
 
-    private static Path1 adapter(Kv kv) {
-        BotAdapter bot = BotAdapter.builder().backend(kv).instanceId("bench").provider((chat, text) -> "pid")
+    /** The benchmark's bot: the chat's state grows (its last 64 chars kept), one reply per message. */
+    static BotAdapter bot(Kv kv, String instanceId) {
+        return BotAdapter.builder().backend(kv).instanceId(instanceId).provider((chat, text) -> "pid")
                 .backgroundSweeper(false).handler((m, ctx) -> {
                     String s = ctx.state() == null ? "" : ctx.state();
                     String next = s + m.payload();
                     ctx.setState(next.substring(Math.max(0, next.length() - 64)));
                     ctx.send("reply to " + m.messageId());
                 }).build();
+    }
+
+    private static Path1 adapter(Kv kv) {
+        BotAdapter bot = bot(kv, "bench");
         return new Path1() {
             public boolean handle(String chat, String mid) {
                 return bot.handle(new InboundMessage(chat, mid, "2 leches;")).status() == HandleResult.Status.DONE;

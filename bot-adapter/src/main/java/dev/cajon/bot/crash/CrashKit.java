@@ -153,30 +153,45 @@ public final class CrashKit implements Kv, StepHook {
     @Override
     public Tx watch(List<String> keys, List<dev.cajon.bot.kv.Op> before) {
         alive();
-        Tx tx = kv.watch(keys, before);
-        return new Tx() {
-            @Override
-            public List<Object> before() {
-                return tx.before();
-            }
+        return new Guarded(kv.watch(keys, before));
+    }
 
-            @Override
-            public String get(String key) {
-                alive();
-                return tx.get(key);
-            }
+    /** A transaction that fails like every other call once the backend has crashed. */
+    private final class Guarded implements Tx {
+        private final Tx tx;
 
-            @Override
-            public List<Object> exec(List<dev.cajon.bot.kv.Op> ops) {
-                alive();
-                return tx.exec(ops);
-            }
+        Guarded(Tx tx) {
+            this.tx = tx;
+        }
 
-            @Override
-            public void close() {
-                tx.close();
-            }
-        };
+        @Override
+        public List<Object> before() {
+            return tx.before();
+        }
+
+        @Override
+        public String get(String key) {
+            alive();
+            return tx.get(key);
+        }
+
+        @Override
+        public List<Object> exec(List<dev.cajon.bot.kv.Op> ops) {
+            alive();
+            return tx.exec(ops);
+        }
+
+        @Override
+        public Chained execThenWatch(List<dev.cajon.bot.kv.Op> ops, List<String> keys) {
+            alive();
+            Chained c = tx.execThenWatch(ops, keys);
+            return c.next() == null ? c : new Chained(c.results(), new Guarded(c.next()));
+        }
+
+        @Override
+        public void close() {
+            tx.close();
+        }
     }
 
     /** Closes nothing: the backend outlives the crashed adapter. */

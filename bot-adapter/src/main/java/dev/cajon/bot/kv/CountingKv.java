@@ -85,39 +85,58 @@ public final class CountingKv implements Kv {
     public Tx watch(List<String> keys, List<Op> before) {
         one(); // the ops ahead, WATCH and the GET of each watched key, pipelined
         commands.add(keys.size() + before.size());
-        Tx tx = kv.watch(keys, before);
-        return new Tx() {
-            private boolean executed;
+        return new Counted(kv.watch(keys, before), keys);
+    }
 
-            @Override
-            public List<Object> before() {
-                return tx.before();
+    /** A transaction whose commands and round trips are counted. */
+    private final class Counted implements Tx {
+        private final Tx tx;
+        private final List<String> keys;
+        private boolean executed;
+
+        Counted(Tx tx, List<String> keys) {
+            this.tx = tx;
+            this.keys = keys;
+        }
+
+        @Override
+        public List<Object> before() {
+            return tx.before();
+        }
+
+        @Override
+        public String get(String key) {
+            if (!keys.contains(key)) {
+                one();
             }
+            return tx.get(key);
+        }
 
-            @Override
-            public String get(String key) {
-                if (!keys.contains(key)) {
-                    one();
-                }
-                return tx.get(key);
-            }
+        @Override
+        public List<Object> exec(List<Op> ops) {
+            executed = true;
+            commands.add(ops.size() + 2);
+            roundTrips.increment();
+            return tx.exec(ops);
+        }
 
-            @Override
-            public List<Object> exec(List<Op> ops) {
+        @Override
+        public Chained execThenWatch(List<Op> ops, List<String> watchKeys) {
+            executed = true;
+            commands.add(ops.size() + 2 + 1 + watchKeys.size()); // MULTI ops EXEC, WATCH, the GETs
+            roundTrips.increment();
+            Chained c = tx.execThenWatch(ops, watchKeys);
+            return c.next() == null ? c : new Chained(c.results(), new Counted(c.next(), watchKeys));
+        }
+
+        @Override
+        public void close() {
+            if (!executed) {
                 executed = true;
-                commands.add(ops.size() + 2);
-                roundTrips.increment();
-                return tx.exec(ops);
+                one(); // UNWATCH
             }
-
-            @Override
-            public void close() {
-                if (!executed) {
-                    one(); // UNWATCH
-                }
-                tx.close();
-            }
-        };
+            tx.close();
+        }
     }
 
     @Override

@@ -209,6 +209,18 @@ public final class EmbeddedKv implements Kv {
             }
         }
 
+        /** No round trip to save: EXEC, then a new WATCH; the caller compares what it reads. */
+        @Override
+        public Chained execThenWatch(List<Op> ops, List<String> watchKeys) {
+            List<Object> r = exec(ops);
+            if (r == null) {
+                return new Chained(null, null);
+            }
+            EmbeddedTx next = (EmbeddedTx) watch(watchKeys);
+            next.before = r;
+            return new Chained(r, next);
+        }
+
         private void unwatch() {
             if (!watched.isClosed()) {
                 for (Watch w : watches) {

@@ -43,6 +43,12 @@ public final class JedisKv implements Kv {
     private final UnifiedJedis client;
     private final Function<String, Connection> txConnection;
     private final boolean cluster;
+    /**
+     * How many WATCHes may be held across a handler ({@link Tx#execThenWatch}) at once: half the
+     * pool. A holder asks for more connections meanwhile (its sends), so the other half is always
+     * left to holders that never wait for a second one, and a full pool cannot deadlock.
+     */
+    private final java.util.concurrent.Semaphore holds = new java.util.concurrent.Semaphore(POOL / 2);
 
     private JedisKv(UnifiedJedis client, Function<String, Connection> txConnection, boolean cluster) {
         this.client = client;
@@ -63,13 +69,15 @@ public final class JedisKv implements Kv {
 
     /**
      * The pool of each server: a send holds one connection through the provider call (its WATCH,
-     * so that markSent is one EXEC), so it is larger than Jedis's 8; a holder never waits for a
-     * second connection, so a full pool only makes the next caller wait.
+     * so that markSent is one EXEC), and a message one through its handler (so that done is one
+     * EXEC; at most half the pool, see {@link #holds}), so it is larger than Jedis's 8.
      */
+    static final int POOL = 64;
+
     static ConnectionPoolConfig pool() {
         ConnectionPoolConfig p = new ConnectionPoolConfig();
-        p.setMaxTotal(64);
-        p.setMaxIdle(64);
+        p.setMaxTotal(POOL);
+        p.setMaxIdle(POOL);
         return p;
     }
 
@@ -355,6 +363,11 @@ public final class JedisKv implements Kv {
         private final List<Object> before;
         private boolean done;
         private boolean broken;
+        /** The connection went on to the transaction {@link #execThenWatch} made. */
+        private boolean handedOver;
+        private boolean closed;
+        /** Whether this transaction holds one of {@link #holds}' permits. */
+        boolean permit;
 
         JedisTx(String first, Connection connection, Jedis jedis, java.util.Map<String, String> read,
                 List<Object> before) {
@@ -427,7 +440,82 @@ public final class JedisKv implements Kv {
         }
 
         @Override
+        public Chained execThenWatch(List<Op> ops, List<String> keys) {
+            if (!holds.tryAcquire()) {
+                return new Chained(exec(ops), null); // the pool's other half: plain EXEC
+            }
+            boolean kept = false;
+            try {
+                if (done) {
+                    throw new IllegalStateException("EXEC twice on one WATCH");
+                }
+                done = true;
+                List<String> all = new ArrayList<>(ops.size() + keys.size());
+                for (Op op : ops) {
+                    all.add(op.key());
+                }
+                all.addAll(keys);
+                sameSlot(first, all);
+                // MULTI, the writes, EXEC, WATCH and the GETs: one round trip. The WATCH runs
+                // after the EXEC on this connection, so the GETs see what the EXEC wrote.
+                List<Object> raw;
+                try {
+                    connection.sendCommand(Protocol.Command.MULTI);
+                    for (Op op : ops) {
+                        send(connection, op);
+                    }
+                    connection.sendCommand(Protocol.Command.EXEC);
+                    connection.sendCommand(Protocol.Command.WATCH, keys.toArray(new String[0]));
+                    for (String k : keys) {
+                        connection.sendCommand(Protocol.Command.GET, k);
+                    }
+                    raw = connection.getMany(ops.size() + 3 + keys.size());
+                    for (Object r : raw.subList(0, ops.size() + 1)) {
+                        if (r instanceof JedisDataException e) {
+                            throw e;
+                        }
+                    }
+                    for (Object r : raw.subList(ops.size() + 1, raw.size())) {
+                        if (r instanceof JedisDataException e) {
+                            throw e;
+                        }
+                    }
+                } catch (JedisException e) {
+                    broken = true;
+                    throw failed("EXEC", e);
+                }
+                Object reply = raw.get(ops.size() + 1);
+                if (reply == null) {
+                    return new Chained(null, null); // aborted; close() gives the new WATCH back
+                }
+                @SuppressWarnings("unchecked")
+                List<Object> results = results(ops, (List<Object>) reply);
+                java.util.Map<String, String> read = new java.util.HashMap<>();
+                for (int i = 0; i < keys.size(); i++) {
+                    Object v = raw.get(ops.size() + 3 + i);
+                    read.put(keys.get(i), v == null ? null : SafeEncoder.encode((byte[]) v));
+                }
+                JedisTx next = new JedisTx(keys.get(0), connection, jedis, read, results);
+                next.permit = true;
+                handedOver = true;
+                kept = true;
+                return new Chained(results, next);
+            } finally {
+                if (!kept) {
+                    holds.release();
+                    if (done && !broken) {
+                        done = false; // a WATCH may be on the connection (aborted EXEC): UNWATCH it
+                    }
+                }
+            }
+        }
+
+        @Override
         public void close() {
+            if (closed || handedOver) {
+                return;
+            }
+            closed = true;
             try {
                 if (!done && !broken) {
                     jedis.unwatch();
@@ -435,7 +523,13 @@ public final class JedisKv implements Kv {
             } catch (JedisException e) {
                 broken = true;
             } finally {
+                if (broken) {
+                    connection.setBroken();
+                }
                 connection.close();
+                if (permit) {
+                    holds.release();
+                }
             }
         }
     }

@@ -84,8 +84,29 @@ public interface Kv extends AutoCloseable {
          */
         List<Object> exec(List<Op> ops);
 
-        /** UNWATCH if nothing was executed; gives the connection back. */
+        /**
+         * {@link #exec}({@code ops}), then WATCH {@code keys} and GET each of them right after the
+         * EXEC, on the same connection: one round trip for a remote backend. Lets a caller keep
+         * fencing what it just wrote without another round trip: when the values read after the
+         * EXEC are what it wrote, the watch covers everything since (see docs/BOT-ADAPTER.md,
+         * "the done commit"). This transaction is finished either way.
+         *
+         * @return the EXEC's results ({@link Chained#results} null: a watched key changed and
+         *         nothing was written or watched), and the transaction holding the new WATCH, or
+         *         null in {@link Chained#next} when the backend declined to hold one (a remote
+         *         pool keeps most of its connections for the others); the caller closes it
+         */
+        Chained execThenWatch(List<Op> ops, List<String> keys);
+
+        /** UNWATCH if nothing was executed; gives the connection back. Closing twice does nothing. */
         @Override
         void close();
+    }
+
+    /**
+     * What {@link Tx#execThenWatch} did: the EXEC's results (null when it aborted) and the
+     * transaction that holds the WATCH taken after it (null when none is held).
+     */
+    record Chained(List<Object> results, Tx next) {
     }
 }

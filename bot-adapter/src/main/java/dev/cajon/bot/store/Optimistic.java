@@ -46,6 +46,23 @@ public final class Optimistic {
     }
 
     public static <T> T run(Kv kv, List<String> keys, Before before, Function<Reads, Plan<T>> decide) {
+        return runHolding(kv, keys, before, List.of(), decide).result();
+    }
+
+    /**
+     * What {@link #runHolding} gives: the caller's result and, when the plan was written and the
+     * backend agreed, the transaction that WATCHes the keys asked for since right after the EXEC
+     * (its {@link Kv.Tx#get} answers the values read then). The caller closes it.
+     */
+    public record Held<T>(T result, Kv.Tx held) {
+    }
+
+    /**
+     * {@link #run}, and when the plan's writes are executed, WATCH {@code thenWatch} in the same
+     * round trip ({@link Kv.Tx#execThenWatch}) and hand that transaction over.
+     */
+    public static <T> Held<T> runHolding(Kv kv, List<String> keys, Before before, List<String> thenWatch,
+                                         Function<Reads, Plan<T>> decide) {
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
             boolean ahead = attempt == 0 && before != null && !before.ops().isEmpty();
             boolean fix = false;
@@ -60,10 +77,17 @@ public final class Optimistic {
                 if (!fix) {
                     Plan<T> plan = decide.apply(i -> values[i]);
                     if (plan.ops().isEmpty()) {
-                        return plan.result();
+                        return new Held<>(plan.result(), null);
                     }
-                    if (tx.exec(plan.ops()) != null) {
-                        return plan.result();
+                    if (thenWatch.isEmpty()) {
+                        if (tx.exec(plan.ops()) != null) {
+                            return new Held<>(plan.result(), null);
+                        }
+                    } else {
+                        Kv.Chained c = tx.execThenWatch(plan.ops(), thenWatch);
+                        if (c.results() != null) {
+                            return new Held<>(plan.result(), c.next());
+                        }
                     }
                 }
             }

@@ -2,6 +2,7 @@ package dev.cajon.bot.kv;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -177,6 +178,63 @@ abstract class KvContract {
         assertNull(r.get(0));
         assertEquals(true, r.get(1));
         assertEquals("written", kv().get(a));
+    }
+
+    @Test
+    void execThenWatchWritesAndKeepsWatchingWhatItWrote() {
+        String t = tag();
+        String a = key(t, "a");
+        String b = key(t, "b");
+        Kv.Chained c;
+        try (Kv.Tx tx = kv().watch(List.of(a))) {
+            c = tx.execThenWatch(List.of(new Op.Set(a, "1", 0), new Op.Set(b, "1", 0)), List.of(a, b));
+        }
+        assertEquals(List.of(true, true), c.results());
+        assertNotNull(c.next(), "a single caller always gets the WATCH held");
+        try (Kv.Tx held = c.next()) {
+            assertEquals("1", held.get(a), "read after the EXEC");
+            assertEquals("1", held.get(b));
+            assertEquals(List.of(true), held.exec(List.of(new Op.Set(a, "2", 0))), "nothing changed: it goes ahead");
+        }
+        assertEquals("2", kv().get(a));
+    }
+
+    @Test
+    void aWatchHeldAfterExecAbortsTheNextExecWhenAKeyChanges() {
+        String t = tag();
+        String a = key(t, "a");
+        Kv.Chained c;
+        try (Kv.Tx tx = kv().watch(List.of(a))) {
+            c = tx.execThenWatch(List.of(new Op.Set(a, "mine", 0)), List.of(a));
+        }
+        try (Kv.Tx held = c.next()) {
+            kv().set(a, "changed elsewhere");
+            assertNull(held.exec(List.of(new Op.Set(a, "stale", 0))));
+        }
+        assertEquals("changed elsewhere", kv().get(a));
+    }
+
+    @Test
+    void anAbortedExecThenWatchWritesNothingAndLeavesNoWatchBehind() {
+        String t = tag();
+        String a = key(t, "a");
+        String b = key(t, "b");
+        kv().set(a, "0");
+        Kv.Chained c;
+        try (Kv.Tx tx = kv().watch(List.of(a))) {
+            kv().set(a, "changed elsewhere");
+            c = tx.execThenWatch(List.of(new Op.Set(b, "1", 0)), List.of(a, b));
+        }
+        assertNull(c.results());
+        assertNull(c.next());
+        assertNull(kv().get(b));
+        // every pooled connection is usable: none kept the WATCH the aborted round trip sent
+        for (int i = 0; i < 80; i++) {
+            kv().set(a, "x" + i);
+            try (Kv.Tx tx = kv().watch(List.of(b))) {
+                assertEquals(List.of(true), tx.exec(List.of(new Op.Set(b, "ok" + i, 0))));
+            }
+        }
     }
 
     @Test

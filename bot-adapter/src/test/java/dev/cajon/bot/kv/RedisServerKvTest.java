@@ -51,6 +51,26 @@ class RedisServerKvTest extends KvContract {
         org.junit.jupiter.api.Assertions.assertEquals("w" + (n - 1), probe.get("{rt}:b"));
     }
 
+    @org.junit.jupiter.api.Test
+    void execThenWatchIsOneRoundTripOnTheWire() {
+        int n = 50;
+        long before = readsProcessed();
+        for (int i = 0; i < n; i++) {
+            Kv.Chained c;
+            try (Kv.Tx tx = kv.watch(java.util.List.of("{rt2}:a"))) {
+                c = tx.execThenWatch(java.util.List.of(new Op.Set("{rt2}:a", "v" + i, 0)),
+                        java.util.List.of("{rt2}:a", "{rt2}:b"));
+            }
+            try (Kv.Tx held = c.next()) {
+                held.exec(java.util.List.of(new Op.Set("{rt2}:b", "w" + i, 0)));
+            }
+        }
+        long reads = readsProcessed() - before - 1;
+        org.junit.jupiter.api.Assertions.assertTrue(reads <= 3L * n + 2,
+                n + " WATCH+GET, EXEC+WATCH+GETs, EXEC took " + reads + " reads on the server, not " + 3 * n);
+        org.junit.jupiter.api.Assertions.assertEquals("w" + (n - 1), probe.get("{rt2}:b"));
+    }
+
     private long readsProcessed() {
         for (String line : probe.info("stats").split("\r?\n")) {
             if (line.startsWith("total_reads_processed:")) {
