@@ -126,6 +126,10 @@ public final class SideBySide implements Callable<Integer> {
             description = "Timeout for a server to answer PING after start. Default: 90s")
     Duration startTimeout = Duration.ofSeconds(90);
 
+    @Option(names = "--section", description = "Name of the section of --out this run replaces (between its"
+            + " begin and end markers), so that runs of other test sets keep theirs. Default: ${DEFAULT-VALUE}")
+    String section = "side-by-side";
+
     @Option(names = "--out", description = "Markdown file to update (relative to the Cajon checkout)."
             + " Default: ${DEFAULT-VALUE}")
     Path out = Path.of("docs/BENCHMARKS.md");
@@ -261,7 +265,7 @@ public final class SideBySide implements Callable<Integer> {
             } catch (IOException | RuntimeException | LinkageError e) {
                 log.println("could not render the chart (" + e + "); the tables are written anyway");
             }
-            MarkdownSection.write(md, "side-by-side", markdown);
+            MarkdownSection.write(md, section, markdown);
             log.println("updated: " + md);
         }
         if (keep) {
