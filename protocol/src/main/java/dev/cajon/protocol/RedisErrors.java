@@ -244,6 +244,6 @@ public final class RedisErrors {
 
     /** Redis's getRangeLongFromObjectOrReply without a message of its own. */
     public static String outOfRangeBetween(long min, long max) {
-        return "ERR value is out of range, must be between " + min + " and " + max;
+        return "ERR value is out of range, value must between " + min + " and " + max;
     }
 }

@@ -432,7 +432,7 @@ public final class ZSetOps {
 
     /**
      * ZRANDMEMBER with a count: negative allows repeats (exactly -count picks); a count at least
-     * the size answers the whole set in order; otherwise count distinct members in random order.
+     * the size answers the whole set, highest score first; otherwise count distinct members in random order.
      */
     public List<Member> randomMembers(byte[] key, long count) {
         return read(key, z -> {
@@ -449,7 +449,8 @@ public final class ZSetOps {
                 return out;
             }
             if (count >= size) {
-                Iterator<Member> it = z.iterator(0, false);
+                // the whole set, highest first: Redis's zuiNext walks a sorted set from its tail
+                Iterator<Member> it = z.iterator(size - 1, true);
                 while (it.hasNext()) {
                     out.add(it.next());
                 }
@@ -480,9 +481,9 @@ public final class ZSetOps {
         return read(key, z -> {
             List<Member> out = new ArrayList<>();
             if (!z.skiplist()) {
-                Iterator<Entry> it = z.byHash(0);
+                Iterator<Member> it = z.iterator(0, false); // a listpack answers in its (score) order
                 while (it.hasNext()) {
-                    out.add(ZSetTrees.memberOfMemberEntry(it.next()));
+                    out.add(it.next());
                 }
                 return new ScanResult(0, out);
             }

@@ -159,17 +159,26 @@ final class ZSetTrees {
         return byScore.rank(longBytes(enc));
     }
 
-    /** How many members sort before the lex bound {@code member} (with {@code orEqual}: at or before), within the first score. */
+    /**
+     * How many members sort before the lex bound {@code member} (with {@code orEqual}: at or
+     * before it). Redis's lex ranges assume every score is equal; like its skiplist walk, this
+     * compares members only, by a binary search over the ranking (O(log n) lookups by rank), so a
+     * set whose members happen to ascend with their scores answers as Redis's does.
+     */
     long countBelowMember(byte[] member, boolean orEqual) {
-        if (size() == 0) {
-            return 0;
+        long lo = 0;
+        long hi = size();
+        while (lo < hi) {
+            long mid = (lo + hi) >>> 1;
+            byte[] k = byScore.at(mid).key();
+            int c = Arrays.compareUnsigned(k, 8, k.length, member, 0, member.length);
+            if (c < 0 || orEqual && c == 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
         }
-        // Redis's lex ranges assume every score is equal: the first member's score stands for all
-        byte[] first = byScore.at(0).key();
-        byte[] key = new byte[8 + member.length + (orEqual ? 1 : 0)];
-        System.arraycopy(first, 0, key, 0, 8);
-        System.arraycopy(member, 0, key, 8, member.length);
-        return byScore.rank(key); // with orEqual the trailing 0 byte makes member itself "less"
+        return lo;
     }
 
     /** The member at rank {@code i} (ascending). */

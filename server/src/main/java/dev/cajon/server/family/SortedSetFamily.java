@@ -575,7 +575,7 @@ public final class SortedSetFamily {
         }
         long count = -1;
         if (c.argc() == 3) {
-            count = ArgCursor.parseLong(c.arg(2));
+            count = ArgCursor.parseLong(c.arg(2), RedisErrors.ZSET_MUST_BE_POSITIVE);
             if (count < 0) {
                 throw new CommandError(RedisErrors.ZSET_MUST_BE_POSITIVE);
             }
