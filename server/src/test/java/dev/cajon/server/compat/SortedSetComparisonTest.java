@@ -550,6 +550,72 @@ class SortedSetComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
+    /** Past the listpack size (skiplist in Redis): ranges, ranks, pops, set operations, ZSCAN's shape. */
+    @BothProtocols
+    void largeSets() throws Exception {
+        String z = k("z");
+        String y = k("y");
+        String d = k("d");
+        String[] za = new String[2 + 2 * 300];
+        String[] ya = new String[2 + 2 * 200];
+        za[0] = "ZADD";
+        za[1] = z;
+        ya[0] = "ZADD";
+        ya[1] = y;
+        for (int i = 0; i < 300; i++) {
+            za[2 + 2 * i] = Integer.toString(i % 37) + "." + (i % 3);
+            za[3 + 2 * i] = "member:" + i;
+        }
+        for (int i = 0; i < 200; i++) {
+            ya[2 + 2 * i] = Integer.toString(i % 11);
+            ya[3 + 2 * i] = "member:" + (i * 2);
+        }
+        scenario("large sorted sets")
+                .cmd(za)
+                .cmd(ya)
+                .cmd("ZCARD", z)
+                .cmd("ZRANGE", z, "0", "-1", "WITHSCORES")
+                .cmd("ZRANGE", z, "100", "120", "REV", "WITHSCORES")
+                .cmd("ZRANGEBYSCORE", z, "(5", "7.1", "WITHSCORES", "LIMIT", "3", "10")
+                .cmd("ZREVRANGEBYSCORE", z, "30", "(20", "LIMIT", "5", "5")
+                .cmd("ZCOUNT", z, "10", "20")
+                .cmd("ZRANK", z, "member:150")
+                .cmd("ZREVRANK", z, "member:150")
+                .cmd("ZMSCORE", z, "member:1", "member:299", "nosuch")
+                .cmd("ZUNION", "2", z, y, "WEIGHTS", "1", "2", "WITHSCORES")
+                .cmd("ZINTER", "2", z, y, "AGGREGATE", "MAX", "WITHSCORES")
+                .cmd("ZDIFF", "2", z, y, "WITHSCORES")
+                .cmd("ZINTERCARD", "2", z, y, "LIMIT", "50")
+                .cmd("ZUNIONSTORE", d, "2", z, y)
+                .cmd("ZRANGE", d, "0", "-1", "WITHSCORES")
+                .cmd("ZRANDMEMBER", y, "500", "WITHSCORES")
+                .check(Check.SHAPE, "ZRANDMEMBER", z, "5")
+                .cmd("ZPOPMIN", z, "7")
+                .cmd("ZPOPMAX", z, "7")
+                .cmd("ZMPOP", "2", k("none"), z, "MAX", "COUNT", "3")
+                .cmd("ZREMRANGEBYRANK", z, "10", "-10")
+                .cmd("ZRANGE", z, "0", "-1", "WITHSCORES")
+                .cmd("ZREMRANGEBYSCORE", y, "2", "(8")
+                .cmd("ZRANGE", y, "0", "-1", "WITHSCORES")
+                .run();
+    }
+
+    @BothProtocols
+    void insideMulti() throws Exception {
+        String a = k("a");
+        String b = k("b");
+        String d = k("d");
+        scenario("sorted sets inside MULTI")
+                .cmd("MULTI")
+                .cmd("ZADD", a, "1", "x", "2", "y")
+                .cmd("ZADD", b, "3", "y")
+                .cmd("ZUNIONSTORE", d, "2", a, b)
+                .cmd("ZMPOP", "2", a, b, "MIN")
+                .cmd("ZRANGE", d, "0", "-1", "WITHSCORES")
+                .cmd("EXEC")
+                .run();
+    }
+
     @BothProtocols
     void commandTable() throws Exception {
         Scenario s = scenario("COMMAND INFO of the sorted set commands");
