@@ -128,8 +128,24 @@ public final class ServerFamily {
         }
     }
 
+    /**
+     * Commands whose categories Redis's command JSON names outright rather than as their group and
+     * flags give them (KEYSPACE, DANGEROUS, CONNECTION on server commands).
+     */
+    private static final java.util.Map<String, List<String>> EXPLICIT_CATEGORIES = java.util.Map.of(
+            "client", List.of("@slow"),
+            "command", List.of("@slow", "@connection"),
+            "info", List.of("@slow", "@dangerous"),
+            "dbsize", List.of("@keyspace", "@read", "@fast"),
+            "flushdb", List.of("@keyspace", "@write", "@slow", "@dangerous"),
+            "flushall", List.of("@keyspace", "@write", "@slow", "@dangerous"));
+
     /** ACL categories, listed in Redis's category order (keyspace, read, write, ..., connection). */
     private static List<String> categories(CommandSpec s) {
+        List<String> explicit = EXPLICIT_CATEGORIES.get(s.name());
+        if (explicit != null) {
+            return explicit;
+        }
         List<String> cats = new ArrayList<>();
         if (s.group().equals("generic")) {
             cats.add("@keyspace");
@@ -140,13 +156,25 @@ public final class ServerFamily {
         if (s.has(CommandFlag.WRITE)) {
             cats.add("@write");
         }
-        if (s.group().equals("string")) {
-            cats.add("@string");
+        String typeCategory = switch (s.group()) {
+            case "set" -> "@set";
+            case "sorted-set" -> "@sortedset";
+            case "list" -> "@list";
+            case "hash" -> "@hash";
+            case "string" -> "@string";
+            case "bitmap" -> "@bitmap";
+            default -> null;
+        };
+        if (typeCategory != null) {
+            cats.add(typeCategory);
         }
         if (s.has(CommandFlag.ADMIN)) {
             cats.add("@admin");
         }
         cats.add(s.has(CommandFlag.FAST) ? "@fast" : "@slow");
+        if (s.has(CommandFlag.BLOCKING)) {
+            cats.add("@blocking");
+        }
         if (s.has(CommandFlag.ADMIN)) {
             cats.add("@dangerous");
         }

@@ -62,6 +62,31 @@ interface Check {
      * An array of arrays (COMMAND INFO): the same number of entries, and in each entry the first
      * {@code n} fields byte-identical (name, arity, flags, first key, last key, step for n = 6).
      */
+    /** Field {@code f} of each entry of an array of arrays (COMMAND INFO's ACL categories: 6). */
+    static Check field(int f) {
+        return (r, c) -> {
+            if (!r.isArray() || !c.isArray() || r.elements().size() != c.elements().size()) {
+                return SHAPE.compare(r, c) == null ? "expected arrays" : SHAPE.compare(r, c);
+            }
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < r.elements().size(); i++) {
+                Reply re = r.element(i);
+                Reply ce = c.element(i);
+                if (!re.isArray() || !ce.isArray() || f >= re.elements().size() || f >= ce.elements().size()) {
+                    if (!Arrays.equals(re.raw(), ce.raw())) {
+                        sb.append("entry ").append(i).append(": redis ").append(re).append(", cajon ").append(ce);
+                    }
+                    continue;
+                }
+                if (!Arrays.equals(re.element(f).raw(), ce.element(f).raw())) {
+                    sb.append("entry ").append(i).append(" field ").append(f).append(": redis ")
+                            .append(re.element(f)).append(", cajon ").append(ce.element(f)).append("; ");
+                }
+            }
+            return sb.length() == 0 ? null : sb.toString();
+        };
+    }
+
     static Check leadingFields(int n) {
         return (r, c) -> {
             if (!r.isArray() || !c.isArray() || r.elements().size() != c.elements().size()) {

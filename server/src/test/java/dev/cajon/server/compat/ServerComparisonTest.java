@@ -40,6 +40,16 @@ class ServerComparisonTest extends ComparisonTestBase {
         s.run();
     }
 
+    /** The ACL categories (COMMAND INFO's seventh field) come from each command's group and flags. */
+    @BothProtocols
+    void aclCategoriesMatchRedis() throws Exception {
+        Scenario s = scenario("COMMAND INFO <every command>: ACL categories");
+        for (String c : COMMANDS) {
+            s.check(Check.field(6), "COMMAND", "INFO", c);
+        }
+        s.run();
+    }
+
     /** SHUTDOWN's refusals (a successful SHUTDOWN stops the server: see ShutdownSystemTest). */
     @BothProtocols
     void shutdownArgumentErrors() throws Exception {
