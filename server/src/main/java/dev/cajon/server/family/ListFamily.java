@@ -313,7 +313,7 @@ public final class ListFamily {
         t.register(cmd("lpos", -3, "readonly", 1, 1, 1, "list", "6.0.6", "Return the index of matching elements on a list", typed(ListFamily::lpos)));
         t.register(cmd("lmove", 5, "write denyoom", 1, 2, 1, "list", "6.2.0", "Pop an element from a list, push it to another list and return it", typed(ListFamily::lmove)));
         t.register(cmd("rpoplpush", 3, "write denyoom", 1, 2, 1, "list", "1.2.0", "Remove the last element in a list, prepend it to another list and return it", typed(ListFamily::rpoplpush)));
-        t.register(cmd("lmpop", -4, "write", 0, 0, 0, "list", "7.0.0", "Pop elements from a list", typed(ListFamily::lmpop)));
+        t.register(cmd("lmpop", -4, "write movablekeys", 0, 0, 0, "list", "7.0.0", "Pop elements from a list", typed(ListFamily::lmpop)));
         BlockingLists.register(t);
     }
 }

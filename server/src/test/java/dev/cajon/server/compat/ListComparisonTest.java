@@ -317,4 +317,72 @@ class ListComparisonTest extends ComparisonTestBase {
                 .cmd("EXEC")
                 .run();
     }
+
+    @BothProtocols
+    void blockingWithData() throws Exception {
+        String a = k("bd-a"), b = k("bd-b"), d = k("bd-d"), none = k("bd-none");
+        scenario("blocking commands on lists that have data: no blocking; their argument errors")
+                .cmd("RPUSH", b, "1", "2", "3", "4", "5", "6")
+                .cmd("BLPOP", a, b, "0")
+                .cmd("BRPOP", a, b, "0.5")
+                .cmd("BLMOVE", b, d, "LEFT", "RIGHT", "0")
+                .cmd("BRPOPLPUSH", b, d, "1")
+                .cmd("BLMPOP", "0", "2", a, b, "LEFT")
+                .cmd("BLMPOP", "1", "2", a, b, "RIGHT", "COUNT", "5")
+                .cmd("LRANGE", d, "0", "-1")
+                .cmd("BLPOP", a, "x")
+                .cmd("BLPOP", a, "-1")
+                .cmd("BLPOP", a, "-0.5")
+                .cmd("BLPOP", a, "nan")
+                .cmd("BLPOP", a, "inf")
+                .cmd("BLPOP", a, "-inf")
+                .cmd("BLPOP", a, "1e400")
+                .cmd("BLPOP", a, "9223372036854775807")
+                .cmd("BLPOP", a, "")
+                .cmd("BRPOP", a, " 1")
+                .cmd("BLMOVE", a, d, "UP", "LEFT", "0")
+                .cmd("BLMOVE", a, d, "LEFT", "LEFT", "x")
+                .cmd("BLMOVE", none, d, "LEFT", "LEFT", "-1")
+                .cmd("BRPOPLPUSH", a, d, "x")
+                .cmd("BLMPOP", "x", "1", a, "LEFT")
+                .cmd("BLMPOP", "0", "0", a, "LEFT")
+                .cmd("BLMPOP", "0", "1", a, "UP")
+                .cmd("BLMPOP", "-1", "1", a, "LEFT")
+                .cmd("BLMPOP", "0", "1", a, "LEFT", "COUNT", "0")
+                .cmd("BLMPOP", "0", "2", a, "LEFT")
+                .cmd("BLPOP", a)
+                .cmd("BLMOVE", a, d, "LEFT", "LEFT")
+                .cmd("BLMPOP", "0", "1", a)
+                .run();
+    }
+
+    @BothProtocols
+    void blockingInsideMulti() throws Exception {
+        String a = k("bm-a"), d = k("bm-d");
+        scenario("inside MULTI the blocking commands answer at once, as their non-blocking forms")
+                .cmd("MULTI")
+                .cmd("BLPOP", a, "0")
+                .cmd("BRPOP", a, "0")
+                .cmd("BLMOVE", a, d, "LEFT", "LEFT", "0")
+                .cmd("BRPOPLPUSH", a, d, "0")
+                .cmd("BLMPOP", "0", "1", a, "LEFT")
+                .cmd("RPUSH", a, "x", "y")
+                .cmd("BLPOP", a, "0")
+                .cmd("BLMOVE", a, d, "LEFT", "LEFT", "0")
+                .cmd("BLPOP", a, "0")
+                .cmd("EXEC")
+                .cmd("LRANGE", d, "0", "-1")
+                .run();
+    }
+
+    @BothProtocols
+    void commandInfo() throws Exception {
+        Scenario s = scenario("COMMAND INFO of the list commands");
+        for (String c : new String[] {"lpush", "rpush", "lpushx", "rpushx", "lpop", "rpop", "lrange", "lindex",
+                "lset", "llen", "lrem", "ltrim", "linsert", "lpos", "lmove", "rpoplpush", "lmpop", "blpop", "brpop",
+                "blmove", "brpoplpush", "blmpop"}) {
+            s.check(Check.leadingFields(6), "COMMAND", "INFO", c);
+        }
+        s.run();
+    }
 }
