@@ -232,4 +232,5 @@ public final class RedisErrors {
     public static final String COUNT_NOT_POSITIVE = "ERR count should be greater than 0";
     public static final String TIMEOUT_NOT_FLOAT = "ERR timeout is not a float or out of range";
     public static final String UNBLOCKED_BY_CLIENT = "UNBLOCKED client unblocked via CLIENT UNBLOCK";
+    public static final String UNBLOCK_REASON = "ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR";
 }

@@ -218,6 +218,35 @@ class BlockingListTest extends ComparisonTestBase {
         });
     }
 
+    @BothProtocols
+    void clientUnblock() throws Exception {
+        String key = k("unblock");
+        compare("CLIENT UNBLOCK with TIMEOUT and ERROR", port -> {
+            List<String> got = new ArrayList<>();
+            try (RespClient admin = open(port); RespClient a = open(port)) {
+                String id = Long.toString(a.call("CLIENT", "ID").integer());
+                got.add(s(admin.call("CLIENT", "UNBLOCK", id)));
+                a.send(Scenario.b("BLPOP"), Scenario.b(key), Scenario.b("0"));
+                awaitBlocked(admin, 1);
+                got.add(s(admin.call("CLIENT", "UNBLOCK", id, "NOPE")));
+                got.add(s(admin.call("CLIENT", "UNBLOCK", "x")));
+                got.add(s(admin.call("CLIENT", "UNBLOCK", id)));
+                got.add("a " + s(a.read()));
+                awaitBlocked(admin, 0);
+                a.send(Scenario.b("BLMOVE"), Scenario.b(key), Scenario.b(k("unblock-dst")), Scenario.b("LEFT"),
+                        Scenario.b("LEFT"), Scenario.b("0"));
+                awaitBlocked(admin, 1);
+                got.add(s(admin.call("CLIENT", "UNBLOCK", id, "error")));
+                got.add("a " + s(a.read()));
+                got.add(s(admin.call("CLIENT", "UNBLOCK", id, "TIMEOUT")));
+                got.add(s(admin.call("RPUSH", key, "v")));
+                got.add(s(admin.call("LLEN", key)));
+                got.add(s(admin.call("CLIENT", "UNBLOCK", id, "x", "y")));
+            }
+            return got;
+        });
+    }
+
     private static byte[] concat(byte[]... parts) {
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
         for (byte[] p : parts) {
