@@ -140,6 +140,9 @@ public final class ServerFamily {
         if (s.has(CommandFlag.WRITE)) {
             cats.add("@write");
         }
+        if (s.group().equals("list")) {
+            cats.add("@list");
+        }
         if (s.group().equals("string")) {
             cats.add("@string");
         }
@@ -147,6 +150,9 @@ public final class ServerFamily {
             cats.add("@admin");
         }
         cats.add(s.has(CommandFlag.FAST) ? "@fast" : "@slow");
+        if (s.has(CommandFlag.BLOCKING)) {
+            cats.add("@blocking");
+        }
         if (s.has(CommandFlag.ADMIN)) {
             cats.add("@dangerous");
         }

@@ -381,7 +381,7 @@ class ListComparisonTest extends ComparisonTestBase {
         for (String c : new String[] {"lpush", "rpush", "lpushx", "rpushx", "lpop", "rpop", "lrange", "lindex",
                 "lset", "llen", "lrem", "ltrim", "linsert", "lpos", "lmove", "rpoplpush", "lmpop", "blpop", "brpop",
                 "blmove", "brpoplpush", "blmpop"}) {
-            s.check(Check.leadingFields(6), "COMMAND", "INFO", c);
+            s.check(Check.leadingFields(7), "COMMAND", "INFO", c);
         }
         s.run();
     }
