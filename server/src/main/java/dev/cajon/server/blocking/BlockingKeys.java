@@ -45,6 +45,8 @@ import java.util.function.Consumer;
  * other way round, since writers serve only after their own command is done.
  */
 public final class BlockingKeys {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(BlockingKeys.class);
+
     /** Longest a timer waits before it reads the clock again. */
     static final long RECHECK_MS = 250;
 
@@ -264,6 +266,11 @@ public final class BlockingKeys {
                         s = w.attempt.tryKey(r.key());
                     } catch (CollectionAccess.WrongType e) {
                         s = null; // the key holds another type now: its waiters keep waiting
+                    } catch (RuntimeException e) {
+                        // the waiter's keyspace failed (closed with its app ...): it gets the
+                        // error, and the writer, whose own command is done, is not affected
+                        log.warn("serving a client blocked on a key failed", e);
+                        s = Served.of(x -> x.error(dev.cajon.protocol.RedisErrors.internalError(e)));
                     }
                     if (s == null) {
                         break;

@@ -443,6 +443,7 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
         if (blocked != null) {
             server.blocking().cancel(blocked);
             blocked = null;
+            session.postponed(false);
         }
         cancelPauseTimer();
         if (postponed) {
@@ -466,6 +467,9 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
     @Override
     public void park(BlockingKeys.Waiter w) {
         blocked = w;
+        // CLIENT LIST's flag b, as for a client CLIENT PAUSE holds (never both at once: a paused
+        // client runs no command, a blocked one is never dispatched)
+        session.postponed(true);
     }
 
     @Override
@@ -475,6 +479,7 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
                 return;
             }
             blocked = null;
+            session.postponed(false);
             reply.accept(command);
             flushBatch(false);
             resumeInput();

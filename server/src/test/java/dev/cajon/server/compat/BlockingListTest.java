@@ -104,6 +104,7 @@ class BlockingListTest extends ComparisonTestBase {
                 c.send(Scenario.b("BLMPOP"), Scenario.b("0"), Scenario.b("1"), Scenario.b(key), Scenario.b("LEFT"),
                         Scenario.b("COUNT"), Scenario.b("2"));
                 awaitBlocked(admin, 3);
+                got.add(flagsAndCmd(s(admin.call("CLIENT", "LIST"))));
                 got.add(s(admin.call("RPUSH", key, "first")));
                 got.add("a " + s(a.read()));
                 got.add(s(admin.call("RPUSH", key, "second")));
@@ -245,6 +246,19 @@ class BlockingListTest extends ComparisonTestBase {
             }
             return got;
         });
+    }
+
+    /** CLIENT LIST reduced to each client's flags and command, sorted (ids and addresses differ). */
+    private static String flagsAndCmd(String clientList) {
+        List<String> out = new ArrayList<>();
+        for (String line : clientList.split("\n")) {
+            java.util.regex.Matcher f = java.util.regex.Pattern.compile(" flags=(\\S+) .* cmd=(\\S+) ").matcher(line);
+            if (f.find()) {
+                out.add(f.group(1) + " " + f.group(2));
+            }
+        }
+        java.util.Collections.sort(out);
+        return out.toString();
     }
 
     private static byte[] concat(byte[]... parts) {
