@@ -42,7 +42,9 @@ import java.util.function.Consumer;
  * {@link #expireDue} itself).
  *
  * <p>Lock order: the registry lock, then a key's stripe lock (an attempt); nothing takes them the
- * other way round, since writers serve only after their own command is done.
+ * other way round: writers serve only after their own command (or EXEC) is done, and what may run
+ * inside an EXEC that holds stripes (INFO's count, CLIENT UNBLOCK) does not take the registry
+ * lock on its thread.
  */
 public final class BlockingKeys {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(BlockingKeys.class);
@@ -116,7 +118,9 @@ public final class BlockingKeys {
 
     private final Clock clock;
     private final Map<Slot, ArrayDeque<Waiter>> byKey = new HashMap<>();
-    private final Map<Long, Waiter> byClient = new HashMap<>();
+    private final Map<Long, Waiter> byClient = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Queued waiters, read without the lock (INFO may run inside an EXEC that holds stripe locks). */
+    private final AtomicInteger blocked = new AtomicInteger();
     private final Set<Waiter> timed = new LinkedHashSet<>();
     /** Waiters, and commands about to block: a writer serves only when this is above 0. */
     private final AtomicInteger waiting = new AtomicInteger();
@@ -127,9 +131,7 @@ public final class BlockingKeys {
 
     /** INFO's blocked_clients. */
     public int blockedClients() {
-        synchronized (this) {
-            return byClient.size();
-        }
+        return blocked.get();
     }
 
     /** Whether anyone waits (or is about to): a write then records its key as ready. */
@@ -160,6 +162,7 @@ public final class BlockingKeys {
                     }
                 }
                 byClient.put(w.clientId, w);
+                blocked.incrementAndGet();
                 if (w.deadline > 0) {
                     timed.add(w);
                     schedule(w);
@@ -223,6 +226,7 @@ public final class BlockingKeys {
             }
         }
         byClient.remove(w.clientId, w);
+        blocked.decrementAndGet();
         timed.remove(w);
         if (w.timer != null) {
             w.timer.cancel(false);
@@ -235,16 +239,24 @@ public final class BlockingKeys {
     }
 
     /**
-     * CLIENT UNBLOCK: answers the blocked client with {@code reply} at once; false when it is not
-     * blocked on keys.
+     * CLIENT UNBLOCK: the blocked client answers {@code reply} (null: its timeout's reply); false
+     * when it is not blocked on keys. The unblocking itself runs on the waiter's event loop, not
+     * here: CLIENT UNBLOCK may run inside an EXEC holding stripe locks, and the registry lock is
+     * taken before stripe locks ({@link #serve}). A waiter served in between gets its data instead.
      */
-    public synchronized boolean unblock(long clientId, Consumer<Ctx> reply) {
+    public boolean unblock(long clientId, Consumer<Ctx> reply) {
         Waiter w = byClient.get(clientId);
         if (w == null) {
             return false;
         }
-        remove(w);
-        w.host.unpark(reply == null ? w.onTimeout : reply);
+        w.host.schedule(() -> {
+            synchronized (this) {
+                if (!w.done) {
+                    remove(w);
+                    w.host.unpark(reply == null ? w.onTimeout : reply);
+                }
+            }
+        }, 0);
         return true;
     }
 
