@@ -248,6 +248,58 @@ class BlockingListTest extends ComparisonTestBase {
         });
     }
 
+    /**
+     * Twenty clients block on one key while four threads push twenty elements at once, each its
+     * own RPUSH on its own connection: every element reaches exactly one client, none is left,
+     * and nobody stays blocked (the pop under the key's lock; the registry's no-lost-wake-up rule).
+     */
+    @org.junit.jupiter.api.Test
+    void concurrentPushesReachEachWaiterExactlyOnce() throws Exception {
+        String key = k("race");
+        int port = cajonPort();
+        List<RespClient> waiters = new ArrayList<>();
+        try (RespClient admin = open(port)) {
+            for (int i = 0; i < 20; i++) {
+                RespClient w = open(port);
+                waiters.add(w);
+                w.send(Scenario.b("BLPOP"), Scenario.b(key), Scenario.b("0"));
+            }
+            awaitBlocked(admin, 20);
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+            try {
+                List<java.util.concurrent.Future<?>> pushes = new ArrayList<>();
+                for (int t = 0; t < 4; t++) {
+                    int thread = t;
+                    pushes.add(pool.submit(() -> {
+                        try (RespClient p = open(port)) {
+                            for (int j = 0; j < 5; j++) {
+                                p.call("RPUSH", key, "v" + thread + "-" + j);
+                            }
+                        }
+                        return null;
+                    }));
+                }
+                for (java.util.concurrent.Future<?> f : pushes) {
+                    f.get(30, java.util.concurrent.TimeUnit.SECONDS);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            java.util.Set<String> got = new java.util.TreeSet<>();
+            for (RespClient w : waiters) {
+                Reply r = w.read();
+                got.add(new String(r.element(1).payload(), StandardCharsets.UTF_8));
+            }
+            assertEquals(20, got.size(), "each element went to exactly one client: " + got);
+            assertEquals(":0\r\n", s(admin.call("LLEN", key)));
+            awaitBlocked(admin, 0);
+        } finally {
+            for (RespClient w : waiters) {
+                w.close();
+            }
+        }
+    }
+
     /** CLIENT LIST reduced to each client's flags and command, sorted (ids and addresses differ). */
     private static String flagsAndCmd(String clientList) {
         List<String> out = new ArrayList<>();
