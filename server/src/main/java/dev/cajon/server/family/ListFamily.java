@@ -142,13 +142,24 @@ public final class ListFamily {
         values(c, lists(c).range(c.arg(1), start, stop));
     }
 
+    /** An index argument, or null when it is not an integer (the caller decides when that is an error). */
+    private static Long index(byte[] arg) {
+        return dev.cajon.storage.Numbers.isLong(arg, 0, arg.length)
+                ? dev.cajon.storage.Numbers.parseLong(arg, 0, arg.length) : null;
+    }
+
+    /** LINDEX looks the key up before it parses the index: no key answers nil whatever the index. */
     static void lindex(Ctx c) {
         byte[] key = c.arg(1);
-        if (!lists(c).exists(key)) {
-            c.nullBulk();
-            return;
+        Long index = index(c.arg(2));
+        if (index == null) {
+            if (!lists(c).exists(key)) {
+                c.nullBulk();
+                return;
+            }
+            throw new CommandError(RedisErrors.NOT_INTEGER);
         }
-        byte[] v = lists(c).index(key, ArgCursor.parseLong(c.arg(2)));
+        byte[] v = lists(c).index(key, index);
         if (v == null) {
             c.nullBulk();
         } else {
@@ -197,11 +208,12 @@ public final class ListFamily {
 
     // ------------------------------------------------------------------ other writes
 
+    /** LSET too: no key answers "no such key" whatever the index. */
     static void lset(Ctx c) {
-        if (!lists(c).exists(c.arg(1))) {
-            throw new CommandError(RedisErrors.NO_SUCH_KEY); // before the index is parsed, as Redis
+        Long index = index(c.arg(2));
+        if (index == null) {
+            throw new CommandError(lists(c).exists(c.arg(1)) ? RedisErrors.NOT_INTEGER : RedisErrors.NO_SUCH_KEY);
         }
-        long index = ArgCursor.parseLong(c.arg(2));
         switch (lists(c).set(c.arg(1), index, c.arg(3))) {
             case NO_SUCH_KEY -> throw new CommandError(RedisErrors.NO_SUCH_KEY);
             case OUT_OF_RANGE -> throw new CommandError(RedisErrors.INDEX_OUT_OF_RANGE);
