@@ -22,7 +22,9 @@ import java.util.SplittableRandom;
  *
  * <p>Left out: what stops the server or writes outside a test's data ({@code SHUTDOWN}, {@code
  * CONFIG REWRITE}, {@code ACL SAVE}), {@code CLIENT PAUSE} (it would hold the next case's
- * commands: CLIENT UNPAUSE is in), and {@code CONFIG SET} of anything but {@link #SETTABLE}, whose
+ * commands: CLIENT UNPAUSE is in), the commands flagged {@code blocking} (BLPOP ...: on an empty
+ * key they wait, as in Redis, so nothing after them would answer; BlockingListTest covers them),
+ * and {@code CONFIG SET} of anything but {@link #SETTABLE}, whose
  * values the fixture puts back after each case ({@code maxclients} is not among them: its default
  * is above what CONFIG SET accepts under the test JVM's descriptor limit, so it could not be put back).
  */
@@ -49,7 +51,7 @@ record CommandFuzzCase(List<byte[][]> commands, List<Boolean> inline, byte[] mut
                         out.add(new Row(s.name(), sub.shortName(), sub.arity()));
                     }
                 }
-            } else if (!EXCLUDED.contains(s.name())) {
+            } else if (!EXCLUDED.contains(s.name()) && !s.has(dev.cajon.server.command.CommandFlag.BLOCKING)) {
                 out.add(new Row(s.name(), null, s.arity()));
             }
         }
