@@ -154,6 +154,19 @@ class HashComparisonTest extends ComparisonTestBase {
                 .cmd("HINCRBYFLOAT", h, "big", "1.7e308")
                 .cmd("HINCRBYFLOAT", h, "big", "1.7e308")
                 .cmd("HGET", h, "big")
+                .cmd("HINCRBYFLOAT", h, "z", "0")
+                .cmd("HINCRBYFLOAT", h, "z2", "-0.0")
+                .cmd("HINCRBYFLOAT", h, "z3", "1.5e-10")
+                .cmd("HINCRBYFLOAT", h, "z4", "3.0")
+                .cmd("HINCRBYFLOAT", h, "z4", "-3")
+                .cmd("HINCRBYFLOAT", h, "z5", "1e400")
+                .cmd("HINCRBYFLOAT", h, "z5", "1")
+                .cmd("HSTRLEN", h, "z5")
+                .cmd("HINCRBYFLOAT", h, "z6", "9223372036854775807")
+                .cmd("HINCRBY", h, "z6", "1")
+                .cmd("HSET", h, "neg0", "-0")
+                .cmd("HINCRBY", h, "neg0", "1")
+                .cmd("HINCRBYFLOAT", h, "neg0", "1")
                 .run();
     }
 

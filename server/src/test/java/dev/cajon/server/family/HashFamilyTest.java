@@ -135,6 +135,19 @@ class HashFamilyTest extends FamilyTestBase {
     }
 
     @Test
+    void insideMulti() {
+        assertReply(run("multi"), "OK");
+        assertReply(run("hset", "t", "a", "1"), "QUEUED");
+        assertReply(run("hincrby", "t", "a", "2"), "QUEUED");
+        assertReply(run("hget", "t", "a"), "QUEUED");
+        List<Reply> r = run("exec").asArray();
+        assertEquals(3, r.size());
+        assertReply(r.get(0), 1);
+        assertReply(r.get(1), 3);
+        assertReply(r.get(2), "3");
+    }
+
+    @Test
     void oddArgumentCountsAreArityErrors() {
         assertError(run("hset", "h", "a", "1", "b"), "ERR wrong number of arguments for 'hset' command");
         assertError(run("hmset", "h", "a"), "ERR wrong number of arguments for 'hmset' command");
