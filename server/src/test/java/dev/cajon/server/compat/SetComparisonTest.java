@@ -338,7 +338,7 @@ class SetComparisonTest extends ComparisonTestBase {
                 .cmd("OBJECT", "ENCODING", "big")
                 .cmd("SADD", "big", "512")
                 .cmd("OBJECT", "ENCODING", "big")
-                .cmd("SPOP", "big", "510")
+                .shape("SPOP", "big", "510")
                 .cmd("OBJECT", "ENCODING", "big")
                 .cmd("SET", "d2", "x", "EX", "100")
                 .cmd("SUNIONSTORE", "d2", "s")
