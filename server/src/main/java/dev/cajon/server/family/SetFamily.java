@@ -212,7 +212,7 @@ public final class SetFamily {
         t.register(cmd("sunionstore", -3, "write denyoom", 1, -1, 1, "set", "1.0.0", "Add multiple sets and store the resulting set in a key", SetFamily::sunionstore));
         t.register(cmd("sdiffstore", -3, "write denyoom", 1, -1, 1, "set", "1.0.0", "Subtract multiple sets and store the resulting set in a key", SetFamily::sdiffstore));
         // movablekeys in Redis (COMMAND INFO says 0 0 0): the keys follow numkeys
-        t.register(cmd("sintercard", -3, "readonly", 0, 0, 0, "set", "7.0.0", "Intersect multiple sets and return the cardinality of the result", SetFamily::sintercard));
+        t.register(cmd("sintercard", -3, "readonly movablekeys", 0, 0, 0, "set", "7.0.0", "Intersect multiple sets and return the cardinality of the result", SetFamily::sintercard));
         t.register(cmd("sscan", -3, "readonly", 1, 1, 1, "set", "2.8.0", "Incrementally iterate Set elements", SetFamily::sscan));
     }
 }

@@ -318,6 +318,16 @@ class HashComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
+    /** COMMAND INFO's first six fields (name, arity, flags, first key, last key, step) as Redis's. */
+    @BothProtocols
+    void commandTable() throws Exception {
+        Scenario s = scenario("COMMAND INFO of the hash commands");
+        for (String c : new String[] {"hset", "hsetnx", "hget", "hmget", "hmset", "hgetall", "hdel", "hlen", "hexists", "hkeys", "hvals", "hstrlen", "hincrby", "hincrbyfloat", "hrandfield", "hscan"}) {
+            s.check(Check.leadingFields(6), "COMMAND", "INFO", c);
+        }
+        s.run();
+    }
+
     private static String raw(Reply r) {
         return new String(r.raw(), StandardCharsets.ISO_8859_1);
     }

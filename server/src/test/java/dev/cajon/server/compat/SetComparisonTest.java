@@ -357,6 +357,16 @@ class SetComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
+    /** COMMAND INFO's first six fields (name, arity, flags, first key, last key, step) as Redis's. */
+    @BothProtocols
+    void commandTable() throws Exception {
+        Scenario s = scenario("COMMAND INFO of the set commands");
+        for (String c : new String[] {"sadd", "srem", "smembers", "sismember", "smismember", "scard", "spop", "srandmember", "smove", "sinter", "sunion", "sdiff", "sinterstore", "sunionstore", "sdiffstore", "sintercard", "sscan"}) {
+            s.check(Check.leadingFields(6), "COMMAND", "INFO", c);
+        }
+        s.run();
+    }
+
     private static String raw(Reply r) {
         return new String(r.raw(), StandardCharsets.ISO_8859_1);
     }
