@@ -176,6 +176,41 @@ class SetOpsModelTest {
         }
     }
 
+    /**
+     * SSCAN's guarantee under writes between calls: every member present from the first call to
+     * the last is returned, whatever is added and removed meanwhile (here other members, churned
+     * after every call).
+     */
+    @Property(tries = 30)
+    void scanReturnsEveryMemberPresentThroughout(@ForAll("churn") List<Integer> churn) {
+        SetOps ops = new SetOps(new MemoryCollectionAccess());
+        byte[] key = b("s");
+        Set<String> stable = new HashSet<>();
+        for (int i = 0; i < 700; i++) {
+            stable.add("stable" + i);
+            ops.add(key, new byte[][] {b("stable" + i)});
+        }
+        assertEquals("hashtable", ops.encoding(key));
+        Set<String> seen = new HashSet<>();
+        long cursor = 0;
+        int calls = 0;
+        do {
+            SetOps.ScanResult r = ops.scan(key, cursor, 7, x -> true);
+            r.members().forEach(x -> seen.add(s(x)));
+            cursor = r.next();
+            int c = churn.get(calls % churn.size());
+            ops.add(key, new byte[][] {b("churn" + c), b("churn" + (c * 7 + calls))});
+            ops.remove(key, new byte[][] {b("churn" + (c + 1)), b("churn" + calls / 2)});
+            calls++;
+        } while (cursor != 0 && calls < 100_000);
+        assertTrue(seen.containsAll(stable), "a member present throughout was missed");
+    }
+
+    @Provide
+    Arbitrary<List<Integer>> churn() {
+        return Arbitraries.integers().between(0, 300).list().ofMinSize(1).ofMaxSize(50);
+    }
+
     @Test
     void intsetLimitAndSpopRebuild() {
         SetOps ops = new SetOps(new MemoryCollectionAccess());
