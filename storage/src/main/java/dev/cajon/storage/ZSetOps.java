@@ -504,14 +504,10 @@ public final class ZSetOps {
 
     // ------------------------------------------------------------------ several keys
 
-    /** Throws WRONGTYPE if any of {@code keys} holds something other than a sorted set (the set ops check this first). */
+    /** Throws WRONGTYPE if any of {@code keys} holds something other than a sorted set or a set (checked first, as Redis). */
     public void checkInputs(byte[][] keys) {
         access.writeAll(keys, new byte[keys.length], cs -> {
-            for (Collection c : cs) {
-                if (c.exists() && c.type() != TYPE_ZSET) {
-                    throw CollectionAccess.WrongType.INSTANCE;
-                }
-            }
+            inputs(cs, cs.length);
             return null;
         });
     }
@@ -519,7 +515,7 @@ public final class ZSetOps {
     /**
      * ZUNION / ZINTER / ZDIFF and their STORE forms: the result in score order. With {@code dst},
      * the result replaces it (deleted when empty). Inputs of another type are WRONGTYPE.
-     * (Redis also accepts plain sets as inputs, with score 1: not yet, see the family.)
+     * Plain sets are inputs too, every member scoring 1, as in Redis.
      */
     public List<Member> combine(SetOp op, byte[][] keys, double[] weights, Aggregate agg, byte[] dst) {
         byte[][] all = keys;
@@ -529,15 +525,7 @@ public final class ZSetOps {
         }
         byte[][] allKeys = all;
         return access.writeAll(allKeys, new byte[allKeys.length], cs -> {
-            ZSetTrees[] in = new ZSetTrees[keys.length];
-            for (int i = 0; i < keys.length; i++) {
-                if (cs[i].exists()) {
-                    if (cs[i].type() != TYPE_ZSET) {
-                        throw CollectionAccess.WrongType.INSTANCE;
-                    }
-                    in[i] = ZSetTrees.open(cs[i].state(), cs[i].pages());
-                }
-            }
+            Input[] in = inputs(cs, keys.length);
             List<Member> result = switch (op) {
                 case UNION -> union(in, weights, agg);
                 case INTER -> inter(in, weights, agg, 0);
@@ -553,15 +541,7 @@ public final class ZSetOps {
     /** ZINTERCARD: the size of the intersection, stopping at {@code limit} (0: no limit). */
     public long interCard(byte[][] keys, long limit) {
         return access.writeAll(keys, new byte[keys.length], cs -> {
-            ZSetTrees[] in = new ZSetTrees[keys.length];
-            for (int i = 0; i < keys.length; i++) {
-                if (cs[i].exists()) {
-                    if (cs[i].type() != TYPE_ZSET) {
-                        throw CollectionAccess.WrongType.INSTANCE;
-                    }
-                    in[i] = ZSetTrees.open(cs[i].state(), cs[i].pages());
-                }
-            }
+            Input[] in = inputs(cs, keys.length);
             double[] w = new double[keys.length];
             Arrays.fill(w, 1);
             return (long) inter(in, w, Aggregate.SUM, limit).size();
@@ -621,7 +601,7 @@ public final class ZSetOps {
         return out;
     }
 
-    private static List<Member> union(ZSetTrees[] in, double[] weights, Aggregate agg) {
+    private static List<Member> union(Input[] in, double[] weights, Aggregate agg) {
         Map<Key, Double> acc = new HashMap<>();
         Integer[] order = new Integer[in.length];
         for (int i = 0; i < in.length; i++) {
@@ -633,7 +613,7 @@ public final class ZSetOps {
             if (in[i] == null) {
                 continue;
             }
-            Iterator<Member> it = in[i].iterator(0, false);
+            Iterator<Member> it = in[i].iterator();
             while (it.hasNext()) {
                 Member m = it.next();
                 double s = weighted(m.score(), weights[i]);
@@ -643,7 +623,7 @@ public final class ZSetOps {
         return sorted(acc);
     }
 
-    private static List<Member> inter(ZSetTrees[] in, double[] weights, Aggregate agg, long limit) {
+    private static List<Member> inter(Input[] in, double[] weights, Aggregate agg, long limit) {
         Integer[] order = new Integer[in.length];
         for (int i = 0; i < in.length; i++) {
             if (in[i] == null || in[i].size() == 0) {
@@ -655,7 +635,7 @@ public final class ZSetOps {
         Arrays.sort(order, Comparator.comparingLong(i -> in[i].size()));
         int first = order[0];
         Map<Key, Double> acc = new HashMap<>();
-        Iterator<Member> it = in[first].iterator(0, false);
+        Iterator<Member> it = in[first].iterator();
         while (it.hasNext()) {
             Member m = it.next();
             double score = weighted(m.score(), weights[first]);
@@ -679,12 +659,12 @@ public final class ZSetOps {
         return sorted(acc);
     }
 
-    private static List<Member> diff(ZSetTrees[] in) {
+    private static List<Member> diff(Input[] in) {
         if (in[0] == null) {
             return List.of();
         }
         List<Member> out = new ArrayList<>();
-        Iterator<Member> it = in[0].iterator(0, false);
+        Iterator<Member> it = in[0].iterator();
         while (it.hasNext()) {
             Member m = it.next();
             boolean elsewhere = false;
@@ -695,7 +675,87 @@ public final class ZSetOps {
                 out.add(m);
             }
         }
-        return out; // already in score order
+        if (!in[0].ordered()) {
+            out.sort(ORDER); // a plain set: its members come in hash order
+        }
+        return out; // in score order
+    }
+
+    /**
+     * An input of ZUNION, ZINTER, ZDIFF and ZINTERCARD: a sorted set, or a plain set whose
+     * members all score 1, as Redis takes it ({@code zsetConvert}'s view of a set).
+     */
+    private interface Input {
+        long size();
+
+        /** Every member; in score order when {@link #ordered}. */
+        Iterator<Member> iterator();
+
+        /** The member's score, or null when it is not in the input. */
+        Double score(byte[] member);
+
+        boolean ordered();
+    }
+
+    /** The inputs among {@code cs[0..n)}: null for an absent key; WRONGTYPE for a key of another type. */
+    private static Input[] inputs(Collection[] cs, int n) {
+        Input[] in = new Input[n];
+        for (int i = 0; i < n; i++) {
+            if (!cs[i].exists()) {
+                continue;
+            }
+            if (cs[i].type() == TYPE_ZSET) {
+                ZSetTrees z = ZSetTrees.open(cs[i].state(), cs[i].pages());
+                in[i] = new Input() {
+                    public long size() {
+                        return z.size();
+                    }
+
+                    public Iterator<Member> iterator() {
+                        return z.iterator(0, false);
+                    }
+
+                    public Double score(byte[] member) {
+                        return z.score(member);
+                    }
+
+                    public boolean ordered() {
+                        return true;
+                    }
+                };
+            } else if (cs[i].type() == dev.cajon.storage.chronicle.ValueHeader.TYPE_SET) {
+                dev.cajon.storage.collection.Entries set = HashedEntries.open(cs[i].state(), cs[i].pages());
+                in[i] = new Input() {
+                    public long size() {
+                        return set.size();
+                    }
+
+                    public Iterator<Member> iterator() {
+                        Iterator<dev.cajon.storage.collection.Entry> it = set.iterator(0, false);
+                        return new Iterator<>() {
+                            public boolean hasNext() {
+                                return it.hasNext();
+                            }
+
+                            public Member next() {
+                                return new Member(HashedEntries.member(it.next().key()), 1.0);
+                            }
+                        };
+                    }
+
+                    public Double score(byte[] member) {
+                        return set.get(HashedEntries.key(member)) == null ? null : 1.0;
+                    }
+
+                    public boolean ordered() {
+                        return false;
+                    }
+                };
+            } else {
+                throw CollectionAccess.WrongType.INSTANCE;
+            }
+        }
+        return in;
     }
 
     // ------------------------------------------------------------------ ranges

@@ -392,6 +392,40 @@ class SortedSetComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
+    /** Redis takes a plain set as an input of the set operations, every member scoring 1. */
+    @BothProtocols
+    void plainSetsAsInputs() throws Exception {
+        String z = k("z");
+        String set = k("set");
+        String ints = k("ints");
+        String d = k("d");
+        String h = k("h");
+        scenario("plain sets as ZUNION/ZINTER/ZDIFF inputs")
+                .cmd("ZADD", z, "1", "a", "2", "b", "3", "c")
+                .cmd("SADD", set, "b", "c", "d", "e")
+                .cmd("SADD", ints, "3", "1", "2")
+                .cmd("ZUNION", "2", z, set, "WITHSCORES")
+                .cmd("ZUNION", "2", z, set, "WEIGHTS", "1", "10", "WITHSCORES")
+                .cmd("ZUNION", "2", z, set, "AGGREGATE", "MAX", "WITHSCORES")
+                .cmd("ZINTER", "2", z, set, "WITHSCORES")
+                .cmd("ZINTER", "2", set, z, "AGGREGATE", "MIN", "WITHSCORES")
+                .cmd("ZDIFF", "2", set, z, "WITHSCORES")
+                .cmd("ZDIFF", "2", z, set)
+                .cmd("ZDIFF", "1", set, "WITHSCORES")
+                .cmd("ZDIFF", "1", ints, "WITHSCORES")
+                .cmd("ZUNION", "1", ints, "WITHSCORES")
+                .cmd("ZINTERCARD", "2", z, set)
+                .cmd("ZINTERCARD", "2", set, ints, "LIMIT", "1")
+                .cmd("ZUNIONSTORE", d, "2", z, set)
+                .cmd("ZRANGE", d, "0", "-1", "WITHSCORES")
+                .cmd("ZINTERSTORE", d, "2", set, set)
+                .cmd("ZRANGE", d, "0", "-1", "WITHSCORES")
+                .cmd("HSET", h, "f", "v")
+                .cmd("ZUNION", "2", z, h)
+                .cmd("ZINTERCARD", "2", h, set)
+                .run();
+    }
+
     @Disabled("needs the engine's CollectionAccess: today strings and collections live apart (TYPE, OBJECT, WRONGTYPE)")
     @BothProtocols
     void wrongType() throws Exception {
