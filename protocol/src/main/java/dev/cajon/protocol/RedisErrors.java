@@ -230,12 +230,7 @@ public final class RedisErrors {
     public static final String ZRANGE_LIMIT_NEEDS_BY =
             "ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX";
     public static final String ZRANGE_WITHSCORES_BYLEX = "ERR syntax error, WITHSCORES not supported in combination with BYLEX";
-    public static final String ZSET_NUMKEYS_POSITIVE = "ERR numkeys should be greater than 0";
-    public static final String ZSET_COUNT_POSITIVE = "ERR count should be greater than 0";
-    public static final String ZSET_MUST_BE_POSITIVE = "ERR value is out of range, must be positive";
     public static final String ZSET_WEIGHT_NOT_FLOAT = "ERR weight value is not a float";
-    public static final String ZSET_LIMIT_NEGATIVE = "ERR LIMIT can't be negative";
-    public static final String ZSET_VALUE_OUT_OF_RANGE = "ERR value is out of range";
 
     /** ZUNION, ZINTER, ZDIFF (and STORE forms, ZINTERCARD) with numkeys below 1. */
     public static String atLeastOneInputKey(String command) {
@@ -248,7 +243,6 @@ public final class RedisErrors {
     }
 
     // ---- lists and the blocking commands (t_list.c, blocked.c, timeout.c)
-    public static final String MUST_BE_POSITIVE = "ERR value is out of range, must be positive";
     public static final String INDEX_OUT_OF_RANGE = "ERR index out of range";
     public static final String LPOS_RANK_ZERO = "ERR RANK can't be zero: use 1 to start from the first match, "
             + "2 from the second ... or use negative to start from the end of the list";

@@ -109,7 +109,7 @@ public final class ListFamily {
             throw new CommandError(RedisErrors.wrongArity(c.spec().name()));
         }
         boolean hasCount = c.argc() == 3;
-        long count = hasCount ? positive(c.arg(2), RedisErrors.MUST_BE_POSITIVE) : 1;
+        long count = hasCount ? positive(c.arg(2), RedisErrors.NOT_POSITIVE) : 1;
         List<byte[]> got = lists(c).pop(c.arg(1), left, count);
         if (got == null) {
             if (hasCount) {

@@ -575,9 +575,9 @@ public final class SortedSetFamily {
         }
         long count = -1;
         if (c.argc() == 3) {
-            count = ArgCursor.parseLong(c.arg(2), RedisErrors.ZSET_MUST_BE_POSITIVE);
+            count = ArgCursor.parseLong(c.arg(2), RedisErrors.NOT_POSITIVE);
             if (count < 0) {
-                throw new CommandError(RedisErrors.ZSET_MUST_BE_POSITIVE);
+                throw new CommandError(RedisErrors.NOT_POSITIVE);
             }
         }
         boolean nested = c.protocol().isResp3() && count != -1;
@@ -603,7 +603,7 @@ public final class SortedSetFamily {
     }
 
     static void zmpop(Ctx c) {
-        long numkeys = atLeast(c.arg(1), 1, RedisErrors.ZSET_NUMKEYS_POSITIVE);
+        long numkeys = atLeast(c.arg(1), 1, RedisErrors.NUMKEYS_NOT_POSITIVE);
         if (numkeys >= c.argc() - 2) {
             throw new CommandError(RedisErrors.SYNTAX);
         }
@@ -621,7 +621,7 @@ public final class SortedSetFamily {
             int more = c.argc() - 1 - j;
             if (count == -1 && ArgCursor.is(c.arg(j), "count") && more > 0) {
                 j++;
-                count = atLeast(c.arg(j), 1, RedisErrors.ZSET_COUNT_POSITIVE);
+                count = atLeast(c.arg(j), 1, RedisErrors.COUNT_NOT_POSITIVE);
             } else {
                 throw new CommandError(RedisErrors.SYNTAX);
             }
@@ -694,7 +694,7 @@ public final class SortedSetFamily {
                     withScores = true;
                 } else if (cardOnly && remaining >= 2 && ArgCursor.is(a, "limit")) {
                     j++;
-                    limit = atLeast(c.arg(j), 0, RedisErrors.ZSET_LIMIT_NEGATIVE);
+                    limit = atLeast(c.arg(j), 0, RedisErrors.LIMIT_NEGATIVE);
                     j++;
                     remaining -= 2;
                 } else {
@@ -758,7 +758,7 @@ public final class SortedSetFamily {
             }
             boolean withScores = c.argc() == 4;
             if (withScores && (l < -Long.MAX_VALUE / 2 || l > Long.MAX_VALUE / 2)) {
-                throw new CommandError(RedisErrors.ZSET_VALUE_OUT_OF_RANGE);
+                throw new CommandError(RedisErrors.OUT_OF_RANGE);
             }
             List<Member> got = zsets(c).randomMembers(c.arg(1), l);
             members(c, got, withScores);
