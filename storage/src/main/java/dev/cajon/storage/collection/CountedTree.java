@@ -283,12 +283,12 @@ public final class CountedTree implements Entries {
         if (pos >= 0) {
             old = leaf.values.set(pos, value.clone());
         } else {
-            int at = -pos - 1;
-            leaf.keys.add(at, key.clone());
-            leaf.values.add(at, value.clone());
+            pos = -pos - 1;
+            leaf.keys.add(pos, key.clone());
+            leaf.values.add(pos, value.clone());
             count++;
         }
-        fixUp(path, slot);
+        fixUp(path, slot, pos);
         return old;
     }
 
@@ -305,7 +305,7 @@ public final class CountedTree implements Entries {
         leaf.keys.remove(pos);
         byte[] old = leaf.values.remove(pos);
         count--;
-        fixUp(path, slot);
+        fixUp(path, slot, -1);
         return old;
     }
 
@@ -321,7 +321,7 @@ public final class CountedTree implements Entries {
         int pos = descendIndex(index, true, path, slot);
         path[height - 1].values.add(pos, value.clone());
         count++;
-        fixUp(path, slot);
+        fixUp(path, slot, pos);
     }
 
     @Override
@@ -333,7 +333,7 @@ public final class CountedTree implements Entries {
         int pos = descendIndex(index, false, path, slot);
         byte[] old = path[height - 1].values.remove(pos);
         count--;
-        fixUp(path, slot);
+        fixUp(path, slot, -1);
         return old;
     }
 
@@ -346,7 +346,7 @@ public final class CountedTree implements Entries {
         int[] slot = new int[height];
         int pos = descendIndex(index, false, path, slot);
         byte[] old = path[height - 1].values.set(pos, value.clone());
-        fixUp(path, slot);
+        fixUp(path, slot, pos);
         return old;
     }
 
@@ -474,12 +474,12 @@ public final class CountedTree implements Entries {
 
     // ------------------------------------------------------------------ fixing the path
 
-    private boolean overflows(TreeNode n) {
-        return n.size() >= (n.leaf ? 2 : 4) && n.bytes() > target;
+    private boolean overflows(TreeNode n, int bytes) {
+        return n.size() >= (n.leaf ? 2 : 4) && bytes > target;
     }
 
-    private boolean underflows(TreeNode n) {
-        return n.size() < (n.leaf ? 1 : 2) || n.bytes() < target / 4;
+    private boolean underflows(TreeNode n, int bytes) {
+        return n.size() < (n.leaf ? 1 : 2) || bytes < target / 4;
     }
 
     private static int minItems(TreeNode n) {
@@ -487,18 +487,33 @@ public final class CountedTree implements Entries {
     }
 
     /**
-     * After a change to the leaf at the end of {@code path}: from the leaf up, splits a node that
-     * grew too big, merges (or rebalances) one that shrank too small with a sibling, writes it,
-     * and updates its parent; then grows or shrinks the root and moves it inline or out.
+     * After a change at position {@code changed} (-1: a removal) of the leaf at the end of
+     * {@code path}: from the leaf up, splits a node that grew too big, merges (or rebalances)
+     * one that shrank too small with a sibling, writes it, and updates its parent; then grows
+     * or shrinks the root and moves it inline or out. A split at the tree's right edge (an
+     * append: RPUSH, increasing keys) leaves the left piece full, and one at its left edge the
+     * right piece, so a collection growing at one end packs its pages full.
      */
-    private void fixUp(TreeNode[] path, int[] slot) {
+    private void fixUp(TreeNode[] path, int[] slot, int changed) {
+        int fill = 0;
+        TreeNode leaf = path[height - 1];
+        if (changed >= 0 && leaf.size() > 1) {
+            boolean right = changed == leaf.size() - 1;
+            boolean left = changed == 0;
+            for (int l = 0; l < height - 1 && (right || left); l++) {
+                right &= slot[l] == path[l].size() - 1;
+                left &= slot[l] == 0;
+            }
+            fill = right ? 1 : left ? -1 : 0;
+        }
         for (int level = height - 1; level >= 1; level--) {
             TreeNode child = path[level];
             TreeNode parent = path[level - 1];
             int ci = slot[level - 1];
-            if (overflows(child)) {
-                place(parent, ci, List.of(child), child.pieces(child.cuts(target, minItems(child))));
-            } else if (underflows(child) && parent.size() > 1) {
+            int bytes = child.bytes();
+            if (overflows(child, bytes)) {
+                place(parent, ci, List.of(child), child.pieces(child.cuts(target, minItems(child), fill)));
+            } else if (underflows(child, bytes) && parent.size() > 1) {
                 int si = ci + 1 < parent.size() ? ci + 1 : ci - 1;
                 TreeNode sibling = load(parent.children.get(si));
                 TreeNode left = si < ci ? sibling : child;
@@ -506,15 +521,15 @@ public final class CountedTree implements Entries {
                 int first = Math.min(ci, si);
                 TreeNode joined = join(left, right, parent.key(first + 1));
                 place(parent, first, List.of(left, right),
-                        joined.pieces(joined.cuts(target, minItems(joined))));
+                        joined.pieces(joined.cuts(target, minItems(joined), 0)));
             } else {
-                writePage(child);
+                writePage(child, bytes);
                 parent.counts.set(ci, child.total());
             }
         }
         TreeNode r = path[0];
-        while (overflows(r)) {
-            List<TreeNode> pieces = r.pieces(r.cuts(target, minItems(r)));
+        while (overflows(r, r.bytes())) {
+            List<TreeNode> pieces = r.pieces(r.cuts(target, minItems(r), fill));
             if (pieces.size() < 2) {
                 break;
             }
@@ -532,15 +547,16 @@ public final class CountedTree implements Entries {
             height--;
             collapsed = true;
         }
-        if (r.leaf && r.id != 0 && (r.size() == 0 || r.bytes() <= inlineMin)) {
+        int bytes = r.bytes();
+        if (r.leaf && r.id != 0 && (r.size() == 0 || bytes <= inlineMin)) {
             freePage(r); // back inline
             r.id = 0;
         } else if (r.leaf && r.id == 0) {
-            if (r.size() > 0 && r.bytes() > inlineMax) {
-                writePage(r); // out of the state, onto a page
+            if (r.size() > 0 && bytes > inlineMax) {
+                writePage(r, bytes); // out of the state, onto a page
             }
         } else if (!collapsed) {
-            writePage(r); // a collapsed root was written as a child already
+            writePage(r, bytes); // a collapsed root was written as a child already
         }
         root = r;
         rootId = r.id;
@@ -584,7 +600,7 @@ public final class CountedTree implements Entries {
                 piece.keys.set(0, TreeNode.EMPTY);
             }
             piece.id = j < olds.size() ? olds.get(j).id : 0;
-            writePage(piece);
+            writePage(piece, piece.bytes());
             parent.insertChild(first + j, low, piece.id, piece.total());
         }
         for (int j = pieces.size(); j < olds.size(); j++) {
@@ -598,8 +614,8 @@ public final class CountedTree implements Entries {
         return c + 1 >= right.length ? right : Arrays.copyOf(right, c + 1);
     }
 
-    private void writePage(TreeNode n) {
-        byte[] bytes = n.encode();
+    private void writePage(TreeNode n, int size) {
+        byte[] bytes = n.encode(size);
         if (n.id == 0) {
             n.id = pages.add(bytes);
         } else {

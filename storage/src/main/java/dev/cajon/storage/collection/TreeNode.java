@@ -146,33 +146,44 @@ final class TreeNode {
 
     /**
      * Where to cut items into pieces of at most {@code target} bytes each (a piece of fewer
-     * than {@code minItems} items may be larger, as may one holding a single big item). The
-     * pieces aim at equal sizes, so a split of an overfull node gives two about half full.
+     * than {@code minItems} items may be larger, as may one holding a single big item).
+     * With {@code fill} 0 the pieces aim at equal sizes, so a split of an overfull node gives
+     * two about half full; with 1 they are filled from the left (all full but the last), with
+     * -1 from the right: a tree growing at one end (pushes, increasing keys) stays full.
      * Returns the start index of every piece (the first is 0).
      */
-    List<Integer> cuts(int target, int minItems) {
+    List<Integer> cuts(int target, int minItems, int fill) {
         int n = size();
         int[] sizes = new int[n];
         int total = 0;
         for (int i = 0; i < n; i++) {
-            sizes[i] = itemBytes(i);
-            total += sizes[i];
+            int size = itemBytes(i);
+            sizes[fill < 0 ? n - 1 - i : i] = size;
+            total += size;
         }
-        int pieces = Math.max(1, (total + target - 1) / target);
-        int aim = total / pieces;
-        List<Integer> starts = new ArrayList<>();
-        starts.add(0);
+        int pieces = Math.max(1, (pageBytes(n, total) + target - 1) / target);
+        int aim = fill == 0 ? total / pieces : Integer.MAX_VALUE;
+        List<Integer> at = new ArrayList<>();
         int start = 0;
         int acc = 0;
         for (int i = 0; i < n; i++) {
             int count = i - start;
             if (count >= minItems && n - i >= minItems
                     && (pageBytes(count + 1, acc + sizes[i]) > target || acc >= aim)) {
-                starts.add(i);
+                at.add(i);
                 start = i;
                 acc = 0;
             }
             acc += sizes[i];
+        }
+        List<Integer> starts = new ArrayList<>(at.size() + 1);
+        starts.add(0);
+        if (fill < 0) {
+            for (int j = at.size() - 1; j >= 0; j--) {
+                starts.add(n - at.get(j));
+            }
+        } else {
+            starts.addAll(at);
         }
         return starts;
     }
@@ -197,7 +208,12 @@ final class TreeNode {
 
     /** The node as a page. */
     byte[] encode() {
-        byte[] out = new byte[bytes()];
+        return encode(bytes());
+    }
+
+    /** The node as a page of {@code bytes} bytes (its {@link #bytes()}, known to the caller). */
+    byte[] encode(int bytes) {
+        byte[] out = new byte[bytes];
         out[0] = VERSION;
         out[1] = (byte) ((leaf ? KIND_LEAF : KIND_INTERNAL) | (positional ? KIND_POSITIONAL : 0));
         int p = putVar(out, 2, size());

@@ -14,6 +14,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.RandomDistribution;
 
 /**
  * Model-based tests of {@link CountedTree} against {@link MemoryEntries}: random sequences of
@@ -45,7 +46,7 @@ class CountedTreeModelTest {
                 Arbitraries.integers().between(0, 99),
                 Arbitraries.integers().between(0, 1 << 20),
                 Arbitraries.integers().between(0, 1 << 20)).as(Op::new);
-        return op.list().ofMinSize(0).ofMaxSize(400);
+        return op.list().ofMinSize(0).ofMaxSize(400).withSizeDistribution(RandomDistribution.uniform());
     }
 
     // ------------------------------------------------------------------ keyed

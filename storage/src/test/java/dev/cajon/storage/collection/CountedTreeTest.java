@@ -58,9 +58,9 @@ class CountedTreeTest {
     @Test
     void positionalGrowsTallAndShrinksBackInline() {
         MemoryPageStore store = new MemoryPageStore();
-        CountedTree t = new CountedTree(null, store, true, 40, 24);
+        CountedTree t = new CountedTree(null, store, true, 32, 24);
         MemoryEntries model = new MemoryEntries(true);
-        for (int i = 0; i < 600; i++) {
+        for (int i = 0; i < 2000; i++) {
             long at = i % 3 == 0 ? 0 : i % 3 == 1 ? t.size() : t.size() / 2;
             t.insertAt(at, num(i));
             model.insertAt(at, num(i));
@@ -72,7 +72,7 @@ class CountedTreeTest {
         while (b.hasNext()) {
             assertArrayEquals(b.next().value(), a.next().value());
         }
-        for (int i = 0; i < 600; i++) {
+        for (int i = 0; i < 2000; i++) {
             long at = i % 2 == 0 ? 0 : t.size() - 1;
             assertArrayEquals(model.removeAt(at), t.removeAt(at));
             if (i % 13 == 0) {
