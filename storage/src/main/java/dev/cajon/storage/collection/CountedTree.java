@@ -153,12 +153,25 @@ public final class CountedTree implements Entries {
         return count;
     }
 
+    // A page already decoded (by a write of this body) is searched decoded; any other is
+    // scanned in place by PageScan, without decoding it.
+
     @Override
     public byte[] get(byte[] key) {
         requireKeyed();
-        TreeNode n = root();
-        while (!n.leaf) {
-            n = load(n.children.get(childFor(n, key)));
+        if (rootId == 0) {
+            int pos = leafSearch(root, key);
+            return pos >= 0 ? root.values.get(pos) : null;
+        }
+        long id = rootId;
+        long[] ignored = new long[1];
+        for (int h = height; h > 1; h--) {
+            TreeNode n = cache.get(id);
+            id = n != null ? n.children.get(childFor(n, key)) : PageScan.childByKey(id, pages.read(id), key, ignored);
+        }
+        TreeNode n = cache.get(id);
+        if (n == null) {
+            return PageScan.get(id, pages.read(id), key);
         }
         int pos = leafSearch(n, key);
         return pos >= 0 ? n.values.get(pos) : null;
@@ -167,34 +180,59 @@ public final class CountedTree implements Entries {
     @Override
     public long rank(byte[] key) {
         requireKeyed();
-        TreeNode n = root();
-        long rank = 0;
-        while (!n.leaf) {
-            int c = childFor(n, key);
-            for (int i = 0; i < c; i++) {
-                rank += n.counts.get(i);
+        if (rootId == 0) {
+            int pos = leafSearch(root, key);
+            return pos >= 0 ? pos : -pos - 1;
+        }
+        long id = rootId;
+        long[] rank = new long[1];
+        for (int h = height; h > 1; h--) {
+            TreeNode n = cache.get(id);
+            if (n == null) {
+                id = PageScan.childByKey(id, pages.read(id), key, rank);
+            } else {
+                int c = childFor(n, key);
+                for (int i = 0; i < c; i++) {
+                    rank[0] += n.counts.get(i);
+                }
+                id = n.children.get(c);
             }
-            n = load(n.children.get(c));
+        }
+        TreeNode n = cache.get(id);
+        if (n == null) {
+            return rank[0] + PageScan.rank(id, pages.read(id), key);
         }
         int pos = leafSearch(n, key);
-        return rank + (pos >= 0 ? pos : -pos - 1);
+        return rank[0] + (pos >= 0 ? pos : -pos - 1);
     }
 
     @Override
     public Entry at(long index) {
         checkIndex(index, count);
-        TreeNode n = root();
-        long i = index;
-        while (!n.leaf) {
-            int c = 0;
-            int last = n.size() - 1;
-            while (c < last && i >= n.counts.get(c)) {
-                i -= n.counts.get(c);
-                c++;
-            }
-            n = load(n.children.get(c));
+        if (rootId == 0) {
+            return new Entry(root.key((int) index), root.values.get((int) index));
         }
-        return new Entry(n.key((int) i), n.values.get((int) i));
+        long id = rootId;
+        long[] i = {index};
+        for (int h = height; h > 1; h--) {
+            TreeNode n = cache.get(id);
+            if (n == null) {
+                id = PageScan.childByIndex(id, pages.read(id), positional, i);
+            } else {
+                int c = 0;
+                int last = n.size() - 1;
+                while (c < last && i[0] >= n.counts.get(c)) {
+                    i[0] -= n.counts.get(c);
+                    c++;
+                }
+                id = n.children.get(c);
+            }
+        }
+        TreeNode n = cache.get(id);
+        if (n == null) {
+            return PageScan.at(id, pages.read(id), positional, (int) i[0]);
+        }
+        return new Entry(n.key((int) i[0]), n.values.get((int) i[0]));
     }
 
     @Override
