@@ -161,7 +161,7 @@ public final class CountedTree implements Entries {
         requireKeyed();
         if (rootId == 0) {
             int pos = leafSearch(root, key);
-            return pos >= 0 ? root.values.get(pos) : null;
+            return pos >= 0 ? root.values.get(pos).clone() : null;
         }
         long id = rootId;
         long[] ignored = new long[1];
@@ -174,7 +174,7 @@ public final class CountedTree implements Entries {
             return PageScan.get(id, pages.read(id), key);
         }
         int pos = leafSearch(n, key);
-        return pos >= 0 ? n.values.get(pos) : null;
+        return pos >= 0 ? n.values.get(pos).clone() : null;
     }
 
     @Override
@@ -210,7 +210,7 @@ public final class CountedTree implements Entries {
     public Entry at(long index) {
         checkIndex(index, count);
         if (rootId == 0) {
-            return new Entry(root.key((int) index), root.values.get((int) index));
+            return copyOf(root, (int) index);
         }
         long id = rootId;
         long[] i = {index};
@@ -232,7 +232,13 @@ public final class CountedTree implements Entries {
         if (n == null) {
             return PageScan.at(id, pages.read(id), positional, (int) i[0]);
         }
-        return new Entry(n.key((int) i[0]), n.values.get((int) i[0]));
+        return copyOf(n, (int) i[0]);
+    }
+
+    /** Entry {@code i} of a decoded leaf, copied: the caller may change it, the node must not. */
+    private static Entry copyOf(TreeNode n, int i) {
+        byte[] key = n.key(i);
+        return new Entry(key.length == 0 ? key : key.clone(), n.values.get(i).clone());
     }
 
     @Override
@@ -285,7 +291,7 @@ public final class CountedTree implements Entries {
             int leaf = nodes.length - 1;
             TreeNode n = nodes[leaf];
             int p = pos[leaf];
-            Entry e = new Entry(n.key(p), n.values.get(p));
+            Entry e = copyOf(n, p);
             if (--remaining > 0) {
                 advance();
             }

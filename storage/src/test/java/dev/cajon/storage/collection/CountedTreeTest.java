@@ -130,6 +130,25 @@ class CountedTreeTest {
     }
 
     @Test
+    void arraysPassedAndReturnedStayTheCallers() {
+        for (int inlineMax : new int[] {512, 0}) {
+            CountedTree t = new CountedTree(null, new MemoryPageStore(), false, 40, inlineMax);
+            byte[] k = {1};
+            byte[] v = {2};
+            t.put(k, v);
+            t.put(new byte[] {3}, new byte[] {4}); // a write leaves its pages decoded
+            k[0] = 9;
+            v[0] = 9;
+            t.get(new byte[] {1})[0] = 7;
+            t.at(0).value()[0] = 7;
+            t.at(0).key()[0] = 7;
+            t.iterator(0, false).next().value()[0] = 7;
+            assertArrayEquals(new byte[] {2}, t.get(new byte[] {1}));
+            assertArrayEquals(new byte[] {1}, t.at(0).key());
+        }
+    }
+
+    @Test
     void wrongModeAndBadIndexesAreRefused() {
         CountedTree keyed = new CountedTree(null, new MemoryPageStore(), false);
         CountedTree list = new CountedTree(null, new MemoryPageStore(), true);
