@@ -70,11 +70,14 @@ import java.util.Set;
  * changed child is split, merged with a sibling, or just rewritten, and its parent's count and
  * low keys follow; so a write touches O(height) pages (each written once, through
  * {@link PageStore#write}). Decoded nodes are kept in a small cache for the life of this object
- * (one {@code CollectionAccess} body), always equal to what the store holds.
+ * (one {@code CollectionAccess} body), always equal to what the store holds (every change is
+ * written through at once). Lookups of pages not decoded scan them in place ({@link PageScan}).
+ * The page target and inline limit are the writer's choice, not the format's: any page up to
+ * {@code MAX_PAGE} reads alike.
  */
 public final class CountedTree implements Entries {
     /** Pages are split above this many bytes (a single big entry may make a larger one). */
-    public static final int PAGE_TARGET = 2048;
+    public static final int PAGE_TARGET = 1024;
     /** The whole collection stays in the state while it fits one leaf of this many bytes. */
     public static final int INLINE_MAX = 512;
     /** Largest key (member, field) an entry may have. */

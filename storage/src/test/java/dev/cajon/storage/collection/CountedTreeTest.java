@@ -212,7 +212,22 @@ class CountedTreeTest {
             seen++;
         }
         assertEquals(n + puts, seen);
+
+        // COPY costs O(pages): each page read once and added once
+        store.resetCounters();
+        MemoryPageStore other = new MemoryPageStore();
+        byte[] copied = Trees.copy(reopened.state(), store, other, false);
+        assertEquals(store.count(), other.adds);
+        assertEquals(store.count(), store.reads);
+        assertEquals(CountedTree.pagesOf(copied, other, false), other.ids());
+        assertEquals(n + puts, Trees.open(copied, other, false).size());
+
+        // clear reads only the internal pages, and frees them all
+        store.resetCounters();
+        int pagesBefore = store.count();
         reopened.clear();
         assertEquals(0, store.count());
+        assertEquals(pagesBefore, store.frees);
+        assertTrue(store.reads < pagesBefore / 20, "reads " + store.reads);
     }
 }
