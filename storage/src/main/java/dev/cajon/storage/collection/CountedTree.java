@@ -169,10 +169,10 @@ public final class CountedTree implements Entries {
         long id = rootId;
         long[] ignored = new long[1];
         for (int h = height; h > 1; h--) {
-            TreeNode n = cache.get(id);
+            TreeNode n = decoded(id);
             id = n != null ? n.children.get(childFor(n, key)) : PageScan.childByKey(id, pages.read(id), key, ignored);
         }
-        TreeNode n = cache.get(id);
+        TreeNode n = decoded(id);
         if (n == null) {
             return PageScan.get(id, pages.read(id), key);
         }
@@ -190,7 +190,7 @@ public final class CountedTree implements Entries {
         long id = rootId;
         long[] rank = new long[1];
         for (int h = height; h > 1; h--) {
-            TreeNode n = cache.get(id);
+            TreeNode n = decoded(id);
             if (n == null) {
                 id = PageScan.childByKey(id, pages.read(id), key, rank);
             } else {
@@ -201,7 +201,7 @@ public final class CountedTree implements Entries {
                 id = n.children.get(c);
             }
         }
-        TreeNode n = cache.get(id);
+        TreeNode n = decoded(id);
         if (n == null) {
             return rank[0] + PageScan.rank(id, pages.read(id), key);
         }
@@ -218,7 +218,7 @@ public final class CountedTree implements Entries {
         long id = rootId;
         long[] i = {index};
         for (int h = height; h > 1; h--) {
-            TreeNode n = cache.get(id);
+            TreeNode n = decoded(id);
             if (n == null) {
                 id = PageScan.childByIndex(id, pages.read(id), positional, i);
             } else {
@@ -231,7 +231,7 @@ public final class CountedTree implements Entries {
                 id = n.children.get(c);
             }
         }
-        TreeNode n = cache.get(id);
+        TreeNode n = decoded(id);
         if (n == null) {
             return PageScan.at(id, pages.read(id), positional, (int) i[0]);
         }
@@ -324,9 +324,11 @@ public final class CountedTree implements Entries {
         checkEntry(key, value);
         TreeNode[] path = new TreeNode[height];
         int[] slot = new int[height];
-        TreeNode leaf = descendKey(key, path, slot);
+        Raw raw = new Raw(height);
+        TreeNode leaf = descendKey(key, path, slot, raw);
         int pos = leafSearch(leaf, key);
         byte[] old = null;
+        int delta = 0;
         if (pos >= 0) {
             old = leaf.values.set(pos, value.clone());
         } else {
@@ -334,8 +336,9 @@ public final class CountedTree implements Entries {
             leaf.keys.add(pos, key.clone());
             leaf.values.add(pos, value.clone());
             count++;
+            delta = 1;
         }
-        fixUp(path, slot, pos);
+        fixUp(path, slot, raw, pos, delta);
         return old;
     }
 
@@ -344,7 +347,8 @@ public final class CountedTree implements Entries {
         requireKeyed();
         TreeNode[] path = new TreeNode[height];
         int[] slot = new int[height];
-        TreeNode leaf = descendKey(key, path, slot);
+        Raw raw = new Raw(height);
+        TreeNode leaf = descendKey(key, path, slot, raw);
         int pos = leafSearch(leaf, key);
         if (pos < 0) {
             return null;
@@ -352,7 +356,7 @@ public final class CountedTree implements Entries {
         leaf.keys.remove(pos);
         byte[] old = leaf.values.remove(pos);
         count--;
-        fixUp(path, slot, -1);
+        fixUp(path, slot, raw, -1, -1);
         return old;
     }
 
@@ -365,10 +369,11 @@ public final class CountedTree implements Entries {
         checkEntry(TreeNode.EMPTY, value);
         TreeNode[] path = new TreeNode[height];
         int[] slot = new int[height];
-        int pos = descendIndex(index, true, path, slot);
+        Raw raw = new Raw(height);
+        int pos = descendIndex(index, true, path, slot, raw);
         path[height - 1].values.add(pos, value.clone());
         count++;
-        fixUp(path, slot, pos);
+        fixUp(path, slot, raw, pos, 1);
     }
 
     @Override
@@ -377,10 +382,11 @@ public final class CountedTree implements Entries {
         checkIndex(index, count);
         TreeNode[] path = new TreeNode[height];
         int[] slot = new int[height];
-        int pos = descendIndex(index, false, path, slot);
+        Raw raw = new Raw(height);
+        int pos = descendIndex(index, false, path, slot, raw);
         byte[] old = path[height - 1].values.remove(pos);
         count--;
-        fixUp(path, slot, -1);
+        fixUp(path, slot, raw, -1, -1);
         return old;
     }
 
@@ -391,9 +397,10 @@ public final class CountedTree implements Entries {
         checkEntry(TreeNode.EMPTY, value);
         TreeNode[] path = new TreeNode[height];
         int[] slot = new int[height];
-        int pos = descendIndex(index, false, path, slot);
+        Raw raw = new Raw(height);
+        int pos = descendIndex(index, false, path, slot, raw);
         byte[] old = path[height - 1].values.set(pos, value.clone());
-        fixUp(path, slot, pos);
+        fixUp(path, slot, raw, pos, 0);
         return old;
     }
 
@@ -438,7 +445,7 @@ public final class CountedTree implements Entries {
     }
 
     private TreeNode load(long id) {
-        TreeNode n = cache.get(id);
+        TreeNode n = decoded(id);
         if (n == null) {
             n = TreeNode.decode(id, pages.read(id), positional);
             cache.put(id, n);
@@ -446,42 +453,136 @@ public final class CountedTree implements Entries {
         return n;
     }
 
-    private TreeNode descendKey(byte[] key, TreeNode[] path, int[] slot) {
-        TreeNode n = root();
-        int level = 0;
-        while (!n.leaf) {
-            path[level] = n;
-            int c = childFor(n, key);
-            slot[level] = c;
-            level++;
-            n = load(n.children.get(c));
-        }
-        path[level] = n;
-        return n;
+    /** A decoded node for page {@code id} if this tree has one (the root, or a cached page). */
+    private TreeNode decoded(long id) {
+        return id == rootId && root != null ? root : cache.get(id);
     }
 
     /**
-     * Descends to the leaf holding index {@code index} (with {@code inserting}, the leaf an entry
-     * inserted at it goes to: the end of a child is still that child's); returns the position in it.
+     * The internal pages of a write's path that were not decoded: a write that changes no
+     * structure at their level only changes one count in each, and patches that count in the
+     * page's bytes ({@link #patch}) instead of decoding and re-encoding the page.
      */
-    private int descendIndex(long index, boolean inserting, TreeNode[] path, int[] slot) {
-        TreeNode n = root();
-        long i = index;
-        int level = 0;
-        while (!n.leaf) {
-            path[level] = n;
-            int c = 0;
-            int last = n.size() - 1;
-            while (c < last && (inserting ? i > n.counts.get(c) : i >= n.counts.get(c))) {
-                i -= n.counts.get(c);
-                c++;
-            }
-            slot[level] = c;
-            level++;
-            n = load(n.children.get(c));
+    private static final class Raw {
+        final long[] id;
+        final byte[][] bytes;
+        final int[] n;
+        final int[] countAt;
+        final long[] oldCount;
+
+        Raw(int height) {
+            id = new long[height];
+            bytes = new byte[height][];
+            n = new int[height];
+            countAt = new int[height];
+            oldCount = new long[height];
         }
-        path[level] = n;
+    }
+
+    /** Items of the node at {@code level} of a path, decoded or not. */
+    private static int sizeAt(TreeNode[] path, Raw raw, int level) {
+        return path[level] != null ? path[level].size() : raw.n[level];
+    }
+
+    /**
+     * Descends to the leaf for {@code key} (keyed) or for index {@code index} (positional;
+     * with {@code inserting}, the end of a child is still that child's). Decoded internal
+     * nodes go in {@code path}; the others stay bytes in {@code raw} ({@code path[level]} null).
+     * The leaf is always decoded. Returns the position within the leaf (positional) or 0.
+     */
+    private int descend(byte[] key, long index, boolean inserting, TreeNode[] path, int[] slot, Raw raw) {
+        long id = rootId;
+        long i = index;
+        for (int level = 0; level < height - 1; level++) {
+            TreeNode n = decoded(id);
+            if (n != null) {
+                path[level] = n;
+                int c;
+                if (key != null) {
+                    c = childFor(n, key);
+                } else {
+                    c = 0;
+                    int last = n.size() - 1;
+                    while (c < last && (inserting ? i > n.counts.get(c) : i >= n.counts.get(c))) {
+                        i -= n.counts.get(c);
+                        c++;
+                    }
+                }
+                slot[level] = c;
+                id = n.children.get(c);
+                continue;
+            }
+            byte[] p = pages.read(id);
+            int[] at = new int[1];
+            int items = PageScan.open(id, p, false, positional, at);
+            raw.id[level] = id;
+            raw.bytes[level] = p;
+            raw.n[level] = items;
+            for (int c = 0; c < items; c++) {
+                long child = TreeNode.getVar(p, at);
+                int countAt = at[0];
+                long cnt = TreeNode.getVar(p, at);
+                boolean stop;
+                if (key != null) {
+                    int klen = (int) TreeNode.getVar(p, at);
+                    int ks = at[0];
+                    at[0] = ks + klen;
+                    if (c > 0 && Arrays.compareUnsigned(p, ks, ks + klen, key, 0, key.length) > 0) {
+                        break; // the previous child holds the key
+                    }
+                    stop = false;
+                } else {
+                    if (!positional) {
+                        int klen = (int) TreeNode.getVar(p, at);
+                        at[0] += klen;
+                    }
+                    stop = c == items - 1 || (inserting ? i <= cnt : i < cnt);
+                    if (!stop) {
+                        i -= cnt;
+                    }
+                }
+                slot[level] = c;
+                raw.countAt[level] = countAt;
+                raw.oldCount[level] = cnt;
+                id = child;
+                if (stop) {
+                    break;
+                }
+            }
+        }
+        TreeNode leaf = height == 1 ? root() : load(id);
+        path[height - 1] = leaf;
         return (int) i;
+    }
+
+    private TreeNode descendKey(byte[] key, TreeNode[] path, int[] slot, Raw raw) {
+        descend(key, 0, false, path, slot, raw);
+        return path[height - 1];
+    }
+
+    private int descendIndex(long index, boolean inserting, TreeNode[] path, int[] slot, Raw raw) {
+        return descend(null, index, inserting, path, slot, raw);
+    }
+
+    /**
+     * Writes the raw page at {@code level} with its chosen child's count set to {@code count},
+     * patched in its bytes. False (and nothing written) if the count's varint grows and the page
+     * would go over the target: the caller decodes it instead, so that it can split.
+     */
+    private boolean patch(Raw raw, int[] slot, int level, long count) {
+        byte[] p = raw.bytes[level];
+        int off = raw.countAt[level];
+        int oldLen = TreeNode.varLen(raw.oldCount[level]);
+        int newLen = TreeNode.varLen(count);
+        if (newLen > oldLen && p.length + newLen - oldLen > target) {
+            return false;
+        }
+        byte[] out = new byte[p.length - oldLen + newLen];
+        System.arraycopy(p, 0, out, 0, off);
+        TreeNode.putVar(out, off, count);
+        System.arraycopy(p, off + oldLen, out, off + newLen, p.length - off - oldLen);
+        pages.write(raw.id[level], out);
+        return true;
     }
 
     /** The child of {@code n} whose range holds {@code key}: the last with low key ≤ key. */
@@ -541,38 +642,65 @@ public final class CountedTree implements Entries {
      * append: RPUSH, increasing keys) leaves the left piece full, and one at its left edge the
      * right piece, so a collection growing at one end packs its pages full.
      */
-    private void fixUp(TreeNode[] path, int[] slot, int changed) {
+    private void fixUp(TreeNode[] path, int[] slot, Raw raw, int changed, int delta) {
         int fill = 0;
         TreeNode leaf = path[height - 1];
         if (changed >= 0 && leaf.size() > 1) {
             boolean right = changed == leaf.size() - 1;
             boolean left = changed == 0;
             for (int l = 0; l < height - 1 && (right || left); l++) {
-                right &= slot[l] == path[l].size() - 1;
+                right &= slot[l] == sizeAt(path, raw, l) - 1;
                 left &= slot[l] == 0;
             }
             fill = right ? 1 : left ? -1 : 0;
         }
         for (int level = height - 1; level >= 1; level--) {
             TreeNode child = path[level];
-            TreeNode parent = path[level - 1];
             int ci = slot[level - 1];
-            int bytes = child.bytes();
-            if (overflows(child, bytes)) {
-                place(parent, ci, List.of(child), child.pieces(child.cuts(target, minItems(child), fill)));
-            } else if (underflows(child, bytes) && parent.size() > 1) {
-                int si = ci + 1 < parent.size() ? ci + 1 : ci - 1;
-                TreeNode sibling = load(parent.children.get(si));
-                TreeNode left = si < ci ? sibling : child;
-                TreeNode right = si < ci ? child : sibling;
-                int first = Math.min(ci, si);
-                TreeNode joined = join(left, right, parent.key(first + 1));
-                place(parent, first, List.of(left, right),
-                        joined.pieces(joined.cuts(target, minItems(joined), 0)));
+            long childCount;
+            if (child == null) {
+                // a raw page, patched at the level below: only its count changed. Its parent is
+                // as the descent found it here: decoded, or raw with the old count noted.
+                TreeNode parent = path[level - 1];
+                childCount = (parent != null ? parent.counts.get(ci) : raw.oldCount[level - 1]) + delta;
             } else {
+                int bytes = child.bytes();
+                boolean over = overflows(child, bytes);
+                boolean under = !over && underflows(child, bytes) && sizeAt(path, raw, level - 1) > 1;
+                if (over || under) {
+                    TreeNode parent = path[level - 1];
+                    if (parent == null) { // a change of structure: the parent must be decoded
+                        parent = load(raw.id[level - 1]);
+                        path[level - 1] = parent;
+                    }
+                    if (over) {
+                        place(parent, ci, List.of(child), child.pieces(child.cuts(target, minItems(child), fill)));
+                    } else {
+                        int si = ci + 1 < parent.size() ? ci + 1 : ci - 1;
+                        TreeNode sibling = load(parent.children.get(si));
+                        TreeNode left = si < ci ? sibling : child;
+                        TreeNode right = si < ci ? child : sibling;
+                        int first = Math.min(ci, si);
+                        TreeNode joined = join(left, right, parent.key(first + 1));
+                        place(parent, first, List.of(left, right),
+                                joined.pieces(joined.cuts(target, minItems(joined), 0)));
+                    }
+                    continue;
+                }
                 writePage(child, bytes);
-                parent.counts.set(ci, child.total());
+                childCount = child.total();
             }
+            TreeNode parent = path[level - 1];
+            if (parent == null && !patch(raw, slot, level - 1, childCount)) {
+                parent = load(raw.id[level - 1]);
+                path[level - 1] = parent;
+            }
+            if (parent != null) {
+                parent.counts.set(ci, childCount);
+            }
+        }
+        if (path[0] == null) {
+            return; // the root was patched: its structure, and so the height, did not change
         }
         TreeNode r = path[0];
         while (overflows(r, r.bytes())) {
