@@ -69,7 +69,8 @@ import java.util.Set;
  * Every write descends once, changes the leaf, and fixes the path bottom-up: at each level the
  * changed child is split, merged with a sibling, or just rewritten, and its parent's count and
  * low keys follow; so a write touches O(height) pages (each written once, through
- * {@link PageStore#write}). Decoded nodes are kept in a small cache for the life of this object
+ * {@link PageStore#write}). Only the leaf is always decoded: an internal page whose structure
+ * does not change has just one count patched in its bytes ({@link #patch}). Decoded nodes are kept in a small cache for the life of this object
  * (one {@code CollectionAccess} body), always equal to what the store holds (every change is
  * written through at once). Lookups of pages not decoded scan them in place ({@link PageScan}).
  * The page target and inline limit are the writer's choice, not the format's: any page up to
