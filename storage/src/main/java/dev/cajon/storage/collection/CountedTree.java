@@ -570,7 +570,7 @@ public final class CountedTree implements Entries {
      * patched in its bytes. False (and nothing written) if the count's varint grows and the page
      * would go over the target: the caller decodes it instead, so that it can split.
      */
-    private boolean patch(Raw raw, int[] slot, int level, long count) {
+    private boolean patch(Raw raw, int level, long count) {
         byte[] p = raw.bytes[level];
         int off = raw.countAt[level];
         int oldLen = TreeNode.varLen(raw.oldCount[level]);
@@ -692,7 +692,7 @@ public final class CountedTree implements Entries {
                 childCount = child.total();
             }
             TreeNode parent = path[level - 1];
-            if (parent == null && !patch(raw, slot, level - 1, childCount)) {
+            if (parent == null && !patch(raw, level - 1, childCount)) {
                 parent = load(raw.id[level - 1]);
                 path[level - 1] = parent;
             }
