@@ -474,6 +474,18 @@ class BitmapComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
+    /** The table entries: name, arity, flags and key positions as Redis 7.0 gives them; COMMAND DOCS whole. */
+    @BothProtocols
+    void commandTable() throws Exception {
+        Scenario s = scenario("COMMAND INFO and DOCS of the bitmap commands");
+        for (String name : new String[] {"setbit", "getbit", "bitcount", "bitpos", "bitop", "bitfield", "bitfield_ro",
+            "lcs", "getrange", "substr"}) {
+            s.check(Check.leadingFields(6), "COMMAND", "INFO", name);
+            s.cmd("COMMAND", "DOCS", name);
+        }
+        s.run();
+    }
+
     /**
      * WRONGTYPE on every command. Cajon needs a second type to have one: this runs once a list, set
      * or hash command answers (before, it is skipped).
