@@ -526,6 +526,7 @@ class BitmapComparisonTest extends ComparisonTestBase {
         String[][] makers = {{"RPUSH", "o", "x"}, {"SADD", "o", "x"}, {"HSET", "o", "f", "v"}, {"ZADD", "o", "1", "x"}};
         try (RespClient c = RespClient.connect(cajonPort())) {
             for (String[] m : makers) {
+                c.call("DEL", "o");
                 Reply r = c.call(m);
                 if (!r.isError()) {
                     c.call("DEL", "o");
