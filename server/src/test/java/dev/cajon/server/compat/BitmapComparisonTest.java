@@ -474,6 +474,46 @@ class BitmapComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
+    /**
+     * Seeded random commands against both servers: LCS of short strings over a small alphabet (so
+     * the tie-breaking of the walk back matters), BITPOS and BITCOUNT ranges, BITFIELD fields.
+     */
+    @BothProtocols
+    void randomAgainstRedis() throws Exception {
+        java.util.Random rnd = new java.util.Random(20261202);
+        Scenario s = scenario("random bit commands and LCS");
+        String[] types = {"i1", "u1", "i3", "u7", "i8", "u8", "i13", "u16", "i31", "u33", "i63", "u63", "i64"};
+        for (int i = 0; i < 150; i++) {
+            String a = randomString(rnd, "abc", 12);
+            String b = randomString(rnd, "abc", 12);
+            s.cmd("MSET", "a", a, "b", b)
+                    .cmd("LCS", "a", "b")
+                    .cmd("LCS", "a", "b", "IDX", "WITHMATCHLEN", "MINMATCHLEN", Integer.toString(rnd.nextInt(3)));
+            String unit = rnd.nextBoolean() ? "BIT" : "BYTE";
+            String st = Integer.toString(rnd.nextInt(40) - 20);
+            String en = Integer.toString(rnd.nextInt(40) - 20);
+            s.cmd("BITCOUNT", "a", st, en, unit)
+                    .cmd("BITPOS", "a", Integer.toString(rnd.nextInt(2)), st, en, unit)
+                    .cmd("BITPOS", "a", Integer.toString(rnd.nextInt(2)), st);
+            String t = types[rnd.nextInt(types.length)];
+            String off = rnd.nextBoolean() ? Integer.toString(rnd.nextInt(120)) : "#" + rnd.nextInt(4);
+            String v = Long.toString(rnd.nextInt(5) == 0 ? rnd.nextLong() : rnd.nextInt(600) - 300);
+            String ow = new String[] {"WRAP", "SAT", "FAIL"}[rnd.nextInt(3)];
+            s.cmd("BITFIELD", "b", "OVERFLOW", ow, rnd.nextBoolean() ? "SET" : "INCRBY", t, off, v, "GET", t, off)
+                    .cmd("GET", "b");
+        }
+        s.run();
+    }
+
+    private static String randomString(java.util.Random rnd, String alphabet, int maxLen) {
+        StringBuilder sb = new StringBuilder();
+        int n = rnd.nextInt(maxLen + 1);
+        for (int i = 0; i < n; i++) {
+            sb.append(alphabet.charAt(rnd.nextInt(alphabet.length())));
+        }
+        return sb.toString();
+    }
+
     /** The table entries: name, arity, flags and key positions as Redis 7.0 gives them; COMMAND DOCS whole. */
     @BothProtocols
     void commandTable() throws Exception {
