@@ -25,6 +25,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.statistics.Statistics;
 
 /**
  * {@link BitOps} against a model: a plain byte array per key, read and written one bit at a time,
@@ -151,8 +152,10 @@ class BitOpsModelTest {
             m = grow(m, idx + 1);
             setBit(m, s.offset(), s.on() ? 1 : 0);
             model[s.key()] = m;
+            byte[] before = stored(ks, KEYS[s.key()]);
             BitOps.BitResult r = bits.setBit(KEYS[s.key()], s.offset(), s.on());
             assertEquals(new BitOps.BitResult(OpStatus.OK, was), r, where);
+            Statistics.label("SETBIT's write").collect(path(before, stored(ks, KEYS[s.key()])));
         } else if (a instanceof GetBit g) {
             assertEquals(new BitOps.BitResult(OpStatus.OK, bit(model[g.key()], g.offset())),
                     bits.getBit(KEYS[g.key()], g.offset()), where);
@@ -183,6 +186,25 @@ class BitOpsModelTest {
             assertEquals(new BitOps.BitResult(OpStatus.OK, out == null ? 0 : out.length),
                     bits.bitOp(o.op(), KEYS[o.dest()], srcKeys), where);
         }
+    }
+
+    private static byte[] stored(Keyspace ks, byte[] userKey) {
+        byte[] key = KeyCodec.mapKey(userKey);
+        return ks.engine().locked(key, () -> ks.engine().readLive(key));
+    }
+
+    /** Which of the three ways a write went (see {@link BitOps}), from the value before and after. */
+    private static String path(byte[] before, byte[] after) {
+        if (java.util.Arrays.equals(before, after)) {
+            return "nothing written";
+        }
+        if (!ValueHeader.isBlob(after)) {
+            return "in the map entry";
+        }
+        if (before == null || !ValueHeader.isBlob(before)) {
+            return "into a new blob";
+        }
+        return ValueHeader.blobId(before) == ValueHeader.blobId(after) ? "grown in place" : "copy-on-write";
     }
 
     // ------------------------------------------------------------------ the model
