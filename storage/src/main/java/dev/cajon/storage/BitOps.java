@@ -74,16 +74,27 @@ public final class BitOps {
         }
     }
 
-    /** A status and a number (the bit, the count, the position, the length). */
-    public record BitResult(OpStatus status, long value) {
-        static final BitResult WRONG = new BitResult(OpStatus.WRONG_TYPE, 0);
+    /**
+     * A status and a number (the bit, the count, the position, the length); {@code found}: the key
+     * existed (INFO's keyspace_hits and keyspace_misses count a read command's lookup).
+     */
+    public record BitResult(OpStatus status, long value, boolean found) {
+        static final BitResult WRONG = new BitResult(OpStatus.WRONG_TYPE, 0, true);
+
+        public BitResult(OpStatus status, long value) {
+            this(status, value, true);
+        }
+
+        static BitResult missing(long value) {
+            return new BitResult(OpStatus.OK, value, false);
+        }
     }
 
     /**
      * BITFIELD's replies, one per subcommand: {@code values[i]}, or nil where {@code failed[i]}
      * (OVERFLOW FAIL stopped that write).
      */
-    public record FieldResult(OpStatus status, long[] values, boolean[] failed) {
+    public record FieldResult(OpStatus status, long[] values, boolean[] failed, boolean found) {
     }
 
     /**
@@ -92,7 +103,7 @@ public final class BitOps {
      * Statuses: WRONG_TYPE (a key holds another type), TOO_LARGE (the table would exceed
      * proto-max-bulk-len), OOM (the table could not be allocated).
      */
-    public record LcsResult(OpStatus status, byte[] lcs, long length, List<long[]> matches) {
+    public record LcsResult(OpStatus status, byte[] lcs, long length, List<long[]> matches, int found) {
     }
 
     private final KeyspaceEngine e;
@@ -150,6 +161,9 @@ public final class BitOps {
             if (v == KeyspaceEngine.WRONG_TYPE) {
                 return BitResult.WRONG;
             }
+            if (v == null) {
+                return BitResult.missing(0);
+            }
             long index = offset >>> 3;
             try (Str s = new Str(v)) {
                 int b = index < s.len ? s.byteAt(index) : 0;
@@ -173,7 +187,7 @@ public final class BitOps {
                 return BitResult.WRONG;
             }
             if (v == null) {
-                return new BitResult(OpStatus.OK, 0);
+                return BitResult.missing(0);
             }
             try (Str s = new Str(v)) {
                 long first;
@@ -214,7 +228,7 @@ public final class BitOps {
                 return BitResult.WRONG;
             }
             if (v == null) {
-                return new BitResult(OpStatus.OK, bit == 1 ? -1 : 0);
+                return BitResult.missing(bit == 1 ? -1 : 0);
             }
             try (Str s = new Str(v)) {
                 long total = isBit ? s.len * 8 : s.len;
@@ -444,7 +458,7 @@ public final class BitOps {
         return e.locked(key, userKey, () -> {
             byte[] old = e.readLive(key, ValueHeader.TYPE_STRING);
             if (old == KeyspaceEngine.WRONG_TYPE) {
-                return new FieldResult(OpStatus.WRONG_TYPE, null, null);
+                return new FieldResult(OpStatus.WRONG_TYPE, null, null, true);
             }
             long[] values = new long[ops.size()];
             boolean[] failed = new boolean[ops.size()];
@@ -495,7 +509,7 @@ public final class BitOps {
                     commit(key, old, s, p, newLen);
                 }
             }
-            return new FieldResult(OpStatus.OK, values, failed);
+            return new FieldResult(OpStatus.OK, values, failed, old != null);
         });
     }
 
@@ -618,19 +632,22 @@ public final class BitOps {
             if (room != OpStatus.OK) {
                 return room;
             }
-            return new byte[][] {bytesOf(va), bytesOf(vb)};
+            return new Object[] {bytesOf(va), bytesOf(vb), (va != null ? 1 : 0) + (vb != null ? 1 : 0)};
         });
         if (read instanceof OpStatus st) {
-            return new LcsResult(st, null, 0, null);
+            return new LcsResult(st, null, 0, null, 0);
         }
-        byte[][] ab = (byte[][]) read;
+        Object[] got = (Object[]) read;
+        byte[][] ab = {(byte[]) got[0], (byte[]) got[1]};
+        int found = (Integer) got[2];
         int[] dp;
         try {
             dp = new int[(ab[0].length + 1) * (ab[1].length + 1)];
         } catch (OutOfMemoryError oom) {
-            return new LcsResult(OpStatus.OOM, null, 0, null);
+            return new LcsResult(OpStatus.OOM, null, 0, null, found);
         }
-        return lcs(ab[0], ab[1], dp, idx, lenOnly, minMatchLen);
+        LcsResult r = lcs(ab[0], ab[1], dp, idx, lenOnly, minMatchLen);
+        return new LcsResult(r.status(), r.lcs(), r.length(), r.matches(), found);
     }
 
     /**
@@ -720,7 +737,7 @@ public final class BitOps {
                 aStart = alen;
             }
         }
-        return new LcsResult(OpStatus.OK, result, length, matches);
+        return new LcsResult(OpStatus.OK, result, length, matches, 2);
     }
 
     // ------------------------------------------------------------------ reading and writing

@@ -157,18 +157,19 @@ class BitOpsModelTest {
             assertEquals(new BitOps.BitResult(OpStatus.OK, was), r, where);
             Statistics.label("SETBIT's write").collect(path(before, stored(ks, KEYS[s.key()])));
         } else if (a instanceof GetBit g) {
-            assertEquals(new BitOps.BitResult(OpStatus.OK, bit(model[g.key()], g.offset())),
-                    bits.getBit(KEYS[g.key()], g.offset()), where);
+            same(bit(model[g.key()], g.offset()), model[g.key()] != null, bits.getBit(KEYS[g.key()], g.offset()), where);
         } else if (a instanceof Count c) {
-            assertEquals(new BitOps.BitResult(OpStatus.OK, modelCount(model[c.key()], c)),
+            same(modelCount(model[c.key()], c), model[c.key()] != null,
                     bits.bitCount(KEYS[c.key()], c.ranged(), c.start(), c.end(), c.isBit()), where);
         } else if (a instanceof Pos p) {
-            assertEquals(new BitOps.BitResult(OpStatus.OK, modelPos(model[p.key()], p)),
+            same(modelPos(model[p.key()], p), model[p.key()] != null,
                     bits.bitPos(KEYS[p.key()], p.bit(), p.hasStart(), p.start(), p.hasEnd(), p.end(), p.isBit()), where);
         } else if (a instanceof Field f) {
+            boolean existed = model[f.key()] != null;
             Long[] expected = modelField(model, f);
             FieldResult r = bits.bitField(KEYS[f.key()], f.ops());
             assertEquals(OpStatus.OK, r.status(), where);
+            assertEquals(existed, r.found(), where + ": found");
             for (int i = 0; i < expected.length; i++) {
                 Long got = r.failed()[i] ? null : r.values()[i];
                 assertEquals(expected[i], got, where + ": reply " + i);
@@ -186,6 +187,10 @@ class BitOpsModelTest {
             assertEquals(new BitOps.BitResult(OpStatus.OK, out == null ? 0 : out.length),
                     bits.bitOp(o.op(), KEYS[o.dest()], srcKeys), where);
         }
+    }
+
+    private static void same(long value, boolean found, BitOps.BitResult r, String where) {
+        assertEquals(new BitOps.BitResult(OpStatus.OK, value, found), r, where);
     }
 
     private static byte[] stored(Keyspace ks, byte[] userKey) {

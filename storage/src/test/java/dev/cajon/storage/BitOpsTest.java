@@ -225,7 +225,7 @@ class BitOpsTest {
         bits.bitOp(BitOp.NOT, b("d"), new byte[][] {b("k")});
         assertEquals(Keyspace.NO_TTL, ks.deadline(b("d")));
         clock.advance(100_001);
-        assertEquals(ok(0), bits.getBit(b("k"), 0));
+        assertEquals(new BitResult(OpStatus.OK, 0, false), bits.getBit(b("k"), 0));
         assertEquals(OpStatus.NOT_FOUND, bits.probe(b("k")));
     }
 

@@ -52,6 +52,12 @@ public final class BitmapFamily {
         return r.value();
     }
 
+    /** A read command's result: its lookup counted in keyspace_hits or keyspace_misses, as Redis's lookupKeyRead. */
+    private static long read(Ctx c, BitResult r) {
+        c.lookedUp(r.found());
+        return value(r);
+    }
+
     static void setbit(Ctx c) {
         long offset = bitOffset(c.arg(2), false, 0);
         long on = ArgCursor.parseLong(c.arg(3), RedisErrors.BIT_VALUE);
@@ -63,12 +69,13 @@ public final class BitmapFamily {
 
     static void getbit(Ctx c) {
         long offset = bitOffset(c.arg(2), false, 0);
-        c.integer(value(c.keyspace().bits().getBit(c.arg(1), offset)));
+        c.integer(read(c, c.keyspace().bits().getBit(c.arg(1), offset)));
     }
 
     /** What a bad argument of BITCOUNT or BITPOS turns into, once the key's lookup came first. */
     private static void afterLookup(Ctx c, CommandError bad, long missingAnswer) {
         OpStatus st = c.keyspace().bits().probe(c.arg(1));
+        c.lookedUp(st != OpStatus.NOT_FOUND);
         if (st == OpStatus.NOT_FOUND) {
             c.integer(missingAnswer);
             return;
@@ -105,7 +112,7 @@ public final class BitmapFamily {
             afterLookup(c, bad, 0);
             return;
         }
-        c.integer(value(c.keyspace().bits().bitCount(c.arg(1), argc > 2, start, end, isBit)));
+        c.integer(read(c, c.keyspace().bits().bitCount(c.arg(1), argc > 2, start, end, isBit)));
     }
 
     /** BYTE or BIT: whether it is BIT. */
@@ -145,7 +152,7 @@ public final class BitmapFamily {
             afterLookup(c, bad, bit == 1 ? -1 : 0);
             return;
         }
-        c.integer(value(c.keyspace().bits().bitPos(c.arg(1), (int) bit, argc >= 4, start, argc >= 5, end, isBit)));
+        c.integer(read(c, c.keyspace().bits().bitPos(c.arg(1), (int) bit, argc >= 4, start, argc >= 5, end, isBit)));
     }
 
     /** BITOP AND|OR|XOR|NOT destkey key [key ...]. */
@@ -235,6 +242,9 @@ public final class BitmapFamily {
             throw new CommandError(RedisErrors.BITFIELD_RO_GET_ONLY);
         }
         FieldResult r = c.keyspace().bits().bitField(c.arg(1), ops);
+        if (!writes) {
+            c.lookedUp(r.found()); // GETs only: Redis's read lookup
+        }
         StatusReplies.check(r.status());
         c.arrayHeader(ops.size());
         for (int i = 0; i < ops.size(); i++) {
@@ -290,6 +300,11 @@ public final class BitmapFamily {
             throw bad;
         }
         LcsResult r = c.keyspace().bits().lcs(c.arg(1), c.arg(2), idx, len, minMatchLen);
+        if (r.status() != OpStatus.WRONG_TYPE) {
+            for (int i = 0; i < 2; i++) {
+                c.lookedUp(i < r.found());
+            }
+        }
         switch (r.status()) {
             case WRONG_TYPE -> throw new CommandError(RedisErrors.LCS_WRONG_TYPE);
             case TOO_LARGE -> throw new CommandError(RedisErrors.LCS_TABLE_TOO_LARGE);

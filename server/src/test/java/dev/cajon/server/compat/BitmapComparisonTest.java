@@ -514,6 +514,49 @@ class BitmapComparisonTest extends ComparisonTestBase {
         return sb.toString();
     }
 
+    /** INFO's keyspace_hits and keyspace_misses count the read commands' lookups as Redis does. */
+    @BothProtocols
+    void keyspaceHitsAndMisses() throws Exception {
+        scenario("keyspace hits and misses")
+                .cmd("SET", "a", "abc")
+                .cmd("CONFIG", "RESETSTAT")
+                .cmd("GETBIT", "a", "1")
+                .cmd("GETBIT", "none", "1")
+                .cmd("BITCOUNT", "a")
+                .cmd("BITCOUNT", "none", "x", "y")
+                .cmd("BITCOUNT", "a", "x", "y")
+                .cmd("BITPOS", "a", "1")
+                .cmd("BITPOS", "none", "0")
+                .cmd("BITFIELD", "a", "GET", "u8", "0")
+                .cmd("BITFIELD", "none", "GET", "u8", "0")
+                .cmd("BITFIELD_RO", "none", "GET", "u8", "0")
+                .cmd("BITFIELD", "none2", "SET", "u8", "0", "1")
+                .cmd("SETBIT", "none3", "1", "1")
+                .cmd("LCS", "a", "none")
+                .cmd("LCS", "a", "a", "LEN")
+                .check(BitmapComparisonTest::sameHitsAndMisses, "INFO", "stats")
+                .run();
+    }
+
+    private static String sameHitsAndMisses(Reply redis, Reply cajon) {
+        String r = hitsAndMisses(redis);
+        String c = hitsAndMisses(cajon);
+        if (!r.contains("keyspace_misses:")) {
+            return "no keyspace_misses in Redis's INFO stats: " + redis;
+        }
+        return r.equals(c) ? null : "redis " + r + ", cajon " + c;
+    }
+
+    private static String hitsAndMisses(Reply info) {
+        StringBuilder sb = new StringBuilder();
+        for (String line : new String(info.payload(), java.nio.charset.StandardCharsets.UTF_8).split("\r\n")) {
+            if (line.startsWith("keyspace_hits:") || line.startsWith("keyspace_misses:")) {
+                sb.append(line).append(' ');
+            }
+        }
+        return sb.toString().trim();
+    }
+
     /** The table entries: name, arity, flags and key positions as Redis 7.0 gives them; COMMAND DOCS whole. */
     @BothProtocols
     void commandTable() throws Exception {
