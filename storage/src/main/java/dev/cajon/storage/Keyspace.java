@@ -111,6 +111,7 @@ public final class Keyspace implements Closeable {
              ExpiryListener listener) {
         this.e = new KeyspaceEngine(this, dir, name, clock, file, blobs, journals, listener);
         this.strings = new StringOps(e);
+        this.bits = new BitOps(e);
         this.collections = new dev.cajon.storage.collection.MemoryCollectionAccess();
         this.hashes = new HashOps(collections);
         this.sets = new SetOps(collections);
@@ -127,6 +128,13 @@ public final class Keyspace implements Closeable {
     /** The collections service the type operations are written on (see storage/collection). */
     public dev.cajon.storage.collection.CollectionAccess collections() {
         return collections;
+    }
+
+    private final BitOps bits;
+
+    /** The bit operations on strings (SETBIT, BITCOUNT, BITFIELD, LCS ...). */
+    public BitOps bits() {
+        return bits;
     }
 
     /** The hash operations (HSET, HGET ...). */

@@ -152,7 +152,7 @@ class CommandCoverageTest {
                 bullets.append(' ').append(t); // a bullet continued on the next line
             }
         }
-        Pattern token = Pattern.compile("^([A-Z][A-Z]+)(?: ([A-Z][A-Z-]*(?:/[A-Z][A-Z-]*)*))?$");
+        Pattern token = Pattern.compile("^([A-Z][A-Z_]+)(?: ([A-Z][A-Z-]*(?:/[A-Z][A-Z-]*)*))?$");
         for (String bullet : bullets.toString().split("\n")) {
             int colon = bullet.indexOf(':');
             if (colon < 0) {
