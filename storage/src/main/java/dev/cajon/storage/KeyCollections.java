@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * new state are buffered in the view (reads see them) and nothing reaches the map while it runs,
  * so a body that throws, or one that growth re-runs after {@link CapacityExhausted}, leaves no
  * trace. When it returns, every map entry it changes is listed; two or more are recorded first in
- * the batch journal ({@link Journals#beginBatch}), so a {@code kill -9} in the middle is applied
+ * the collections journal ({@link Journals#beginCollections}), so a {@code kill -9} in the middle is applied
  * again whole on open; one alone uses the write journal. Puts go first (they are the only steps
  * that can run out of room: they are taken back then, and the body is re-run after growth), then
  * removals. Inside an EXEC's atomic section every entry's previous value is also added to the
@@ -354,7 +354,7 @@ final class KeyCollections implements CollectionAccess {
             for (Change c : removals) {
                 writes.add(new BatchJournal.Entry(c.key, null));
             }
-            token = e.journals.beginBatch(lowest, writes);
+            token = e.journals.beginCollections(lowest, writes);
         } else if (!puts.isEmpty() && puts.get(0).page) {
             single = KeyspaceEngine.stripeOf(puts.get(0).view.key); // an overwrite of one page
         }
@@ -396,7 +396,7 @@ final class KeyCollections implements CollectionAccess {
                 crashPoint(++applied);
             }
         } finally {
-            e.journals.endBatch(token);
+            e.journals.endCollections(token);
         }
         // what the bodies replaced goes only now, once their writes are in (and the batch ended)
         for (View v : views) {

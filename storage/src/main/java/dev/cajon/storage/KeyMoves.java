@@ -102,6 +102,34 @@ final class KeyMoves {
         return adoptCopy(target, snapshot, dst, userDst, replace);
     }
 
+    /**
+     * MOVE to another keyspace: a COPY without REPLACE, then the source is deleted if it still
+     * holds what was copied. The two keyspaces are not locked together (two MOVEs in opposite
+     * directions would deadlock), so a write to the source between the two steps keeps the
+     * source (and the copy is what it held before that write). A crash between the two steps
+     * leaves the key in both dbs.
+     */
+    static boolean move(KeyspaceEngine e, byte[] userKey, KeyspaceEngine target) {
+        byte[] key = KeyCodec.mapKey(userKey);
+        byte[] before = e.locked(key, userKey, () -> e.readLive(key));
+        if (before == null || copy(e, userKey, target, userKey, false) != OpStatus.OK) {
+            return false;
+        }
+        e.locked(key, userKey, () -> {
+            byte[] now = e.readLive(key);
+            if (now != null && Arrays.equals(withoutWheel(now), withoutWheel(before))) {
+                e.removeStored(key, now);
+            }
+            return null;
+        });
+        return true;
+    }
+
+    /** A stored value without its wheel-at (which the reaper may change without a write). */
+    private static byte[] withoutWheel(byte[] v) {
+        return ValueHeader.withWheelAt(v, ValueHeader.expireAt(v));
+    }
+
     private static OpStatus copyInto(KeyspaceEngine e, byte[] v, byte[] dst, byte[] userDst, boolean replace) {
         byte[] old = e.readLive(dst);
         if (old != null && !replace) {

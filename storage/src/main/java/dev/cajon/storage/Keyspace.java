@@ -68,6 +68,8 @@ public final class Keyspace implements Closeable {
     public static final String JOURNAL_FILE = "inflight.journal";
     /** The file of the multi-key writes in flight, beside the map generations. */
     public static final String BATCH_FILE = "inflight.batch";
+    /** The file of the collection writes in flight (see {@link Journals}), beside the map generations. */
+    public static final String COLLECTIONS_FILE = "inflight.collections";
     /** The file of the transactions in flight (undo records), beside the map generations. */
     public static final String TX_FILE = "inflight.tx";
     /** Deadline meaning "keep the key's current TTL" (SET ... KEEPTTL). */
@@ -509,6 +511,14 @@ public final class Keyspace implements Closeable {
      */
     public OpStatus copy(byte[] userSrc, Keyspace target, byte[] userDst, boolean replace) {
         return KeyMoves.copy(e, userSrc, target.e, userDst, replace);
+    }
+
+    /**
+     * MOVE: the key goes to {@code target} (another db) under the same name, with its TTL; false
+     * when it is absent here or exists there. See {@link KeyMoves#move} for what is not atomic.
+     */
+    public boolean move(byte[] userKey, Keyspace target) {
+        return KeyMoves.move(e, userKey, target.e);
     }
 
     /** RANDOMKEY: a live key chosen at random, or null when the keyspace is empty. */

@@ -42,6 +42,7 @@ final class Recovery {
         WriteJournal journal = null;
         BatchJournal batch = null;
         BatchJournal tx = null;
+        BatchJournal coll = null;
         try {
             // journals exist only where writes were in flight or a crash left them: replayed,
             // then deleted; the first write that needs one creates it again
@@ -50,8 +51,10 @@ final class Recovery {
             batch = exists(dir, Keyspace.BATCH_FILE)
                     ? BatchJournal.open(dir.resolve(Keyspace.BATCH_FILE), Keyspace.STRIPES) : null;
             tx = exists(dir, Keyspace.TX_FILE) ? BatchJournal.open(dir.resolve(Keyspace.TX_FILE), Keyspace.STRIPES) : null;
+            coll = exists(dir, Keyspace.COLLECTIONS_FILE)
+                    ? Journals.openCollections(dir.resolve(Keyspace.COLLECTIONS_FILE)) : null;
             Keyspace ks = new Keyspace(dir, name, clock, f, new BlobStore(dir.resolve("blobs")),
-                    new Journals(dir, journal, batch, tx), listener);
+                    new Journals(dir, journal, batch, tx, coll), listener);
             KeyspaceEngine e = ks.engine();
             boolean replayed = replayJournal(e);
             e.journals.drop();
@@ -70,6 +73,9 @@ final class Recovery {
                 }
                 if (tx != null) {
                     tx.close();
+                }
+                if (coll != null) {
+                    coll.close();
                 }
             } catch (RuntimeException suppressed) {
                 e.addSuppressed(suppressed);
@@ -94,7 +100,8 @@ final class Recovery {
      * removes those before it returns).
      */
     private static Keyspace openReleased(Path dir, String name, Clock clock, ExpiryListener listener) {
-        if (exists(dir, Keyspace.JOURNAL_FILE) || exists(dir, Keyspace.BATCH_FILE) || exists(dir, Keyspace.TX_FILE)) {
+        if (exists(dir, Keyspace.JOURNAL_FILE) || exists(dir, Keyspace.BATCH_FILE) || exists(dir, Keyspace.TX_FILE)
+                || exists(dir, Keyspace.COLLECTIONS_FILE)) {
             return null;
         }
         CleanState clean;
@@ -155,6 +162,18 @@ final class Recovery {
         if (!batches.isEmpty()) {
             batch.clearAll();
         }
+        // collection writes (a key entry and its pages) the same way; they never share a key with
+        // a batch in flight beside them (both held the key's stripe)
+        BatchJournal coll = e.journals.collectionsOrNull();
+        List<List<BatchJournal.Entry>> collWrites = coll == null ? List.of() : coll.pending();
+        for (List<BatchJournal.Entry> writes : collWrites) {
+            applyJournaled(e, writes);
+            log.warn("{}: applied a collection write of {} entries that was in flight when the server stopped",
+                    e.name, writes.size());
+        }
+        if (!collWrites.isEmpty()) {
+            coll.clearAll();
+        }
         // last: an interrupted EXEC is taken back whole, over whatever of it (its MSETs' batches
         // included) was applied; its undo record holds every key's value from before it
         BatchJournal txJournal = e.journals.txOrNull();
@@ -167,7 +186,7 @@ final class Recovery {
         if (!undone.isEmpty()) {
             txJournal.clearAll();
         }
-        return !pending.isEmpty() || !batches.isEmpty() || !undone.isEmpty();
+        return !pending.isEmpty() || !batches.isEmpty() || !collWrites.isEmpty() || !undone.isEmpty();
     }
 
     /** Puts (or removes) what a pending batch or undo record names, straight into the map. */

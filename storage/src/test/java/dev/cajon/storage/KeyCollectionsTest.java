@@ -463,9 +463,18 @@ class KeyCollectionsTest {
             PagedTestType.add(ks, "c", 900, "c", "d", "e", "f");
             KeyCollections.crashHook = null;
         }
+        // the picture holds the write in the collections journal: 64 slots of 16 KiB, pinned
+        byte[] head = java.util.Arrays.copyOf(Files.readAllBytes(
+                crash().resolve(Store.DEFAULT_APP).resolve("db0").resolve(Keyspace.COLLECTIONS_FILE)), 16);
+        java.nio.ByteBuffer hb = java.nio.ByteBuffer.wrap(head).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        assertArrayEquals(b("CBATCH02"), java.util.Arrays.copyOf(head, 8));
+        assertEquals(64, hb.getInt(8));
+        assertEquals(16 * 1024, hb.getInt(12));
         try (Store store = Store.open(crash(), clock)) {
             Keyspace ks = store.keyspace(Store.DEFAULT_APP, 0);
             assertEquals(list("a", "b", "c", "d", "e", "f"), PagedTestType.members(ks, "c"), "whole");
+            assertFalse(Files.exists(crash().resolve(Store.DEFAULT_APP).resolve("db0").resolve(Keyspace.COLLECTIONS_FILE)),
+                    "replayed and deleted");
             assertEquals(2, ks.size());
             assertEquals(6, ks.pageCount());
             assertEquals(8, entries(ks));
