@@ -21,7 +21,8 @@ import java.util.List;
  *       taken with a lock of its own. Measured (CollectionJournalMeasureTest, one thread, 50k
  *       writes of three pages and the state, warm, on the shared 2-core machine): pages of
  *       1.5 KiB went to the large area's file channel with 2 KiB slots, 37-41 us a write; in a
- *       16 KiB slot 4.7-8.9 us (pages of 300 bytes, which fit either: 2.6-4.2 us);</li>
+ *       16 KiB slot 3.9-14 us across runs (pages of 300 bytes, which fit either: 2.6-7.5 us);
+ *       the machine is shared, so only the ratio means much;</li>
  *   <li>the transaction journal: the undo record of an EXEC in flight (see {@link Sections}).</li>
  * </ul>
  * Opening a keyspace applies what is pending in them, in that order ({@link Recovery}).
@@ -35,6 +36,13 @@ final class Journals {
     private volatile BatchJournal batch;
     private volatile BatchJournal tx;
     private volatile BatchJournal collections;
+    private volatile BatchJournal tx2;
+    /**
+     * Held by an atomic section whose undo record is in a large area (of the transaction journal
+     * or its second file) until it ends: two sections that each held one large area and wanted
+     * the other's would deadlock.
+     */
+    final java.util.concurrent.locks.ReentrantLock largeUndo = new java.util.concurrent.locks.ReentrantLock();
 
     /** Slots of the collections journal, and their size. */
     static final int COLLECTION_SLOTS = 64;
@@ -55,6 +63,30 @@ final class Journals {
         for (int i = 0; i < COLLECTION_SLOTS; i++) {
             collectionSlots[i] = new java.util.concurrent.locks.ReentrantLock();
         }
+    }
+
+    BatchJournal tx2OrNull() {
+        return tx2;
+    }
+
+    /** Recovery: the second undo file found on open. */
+    void adoptTx2(BatchJournal j) {
+        tx2 = j;
+    }
+
+    /** The second transaction journal (an undo record that grows moves between the two). */
+    BatchJournal tx2() {
+        BatchJournal j = tx2;
+        if (j == null) {
+            synchronized (this) {
+                j = tx2;
+                if (j == null) {
+                    j = BatchJournal.open(dir.resolve(Keyspace.TX2_FILE), Keyspace.STRIPES);
+                    tx2 = j;
+                }
+            }
+        }
+        return j;
     }
 
     BatchJournal collectionsOrNull() {
@@ -206,6 +238,11 @@ final class Journals {
         BatchJournal b = batch;
         BatchJournal t = tx;
         BatchJournal c = collections;
+        BatchJournal t2 = tx2;
+        tx2 = null;
+        if (t2 != null) {
+            t2.closeAndDelete();
+        }
         write = null;
         batch = null;
         tx = null;

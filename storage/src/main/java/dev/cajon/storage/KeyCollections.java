@@ -338,6 +338,19 @@ final class KeyCollections implements CollectionAccess {
         if (n == 0) {
             return;
         }
+        Sections.Section section = e.section.get();
+        if (section != null) {
+            // the EXEC's undo record must name every entry this write changes before it does
+            List<BatchJournal.Entry> befores = new ArrayList<>(n);
+            ChronicleMap<byte[], byte[]> m = e.map();
+            for (Change c : puts) {
+                befores.add(new BatchJournal.Entry(c.key, c.page ? m.get(c.key) : c.view.old));
+            }
+            for (Change c : removals) {
+                befores.add(new BatchJournal.Entry(c.key, c.page ? m.get(c.key) : c.view.old));
+            }
+            Sections.recordBefore(e, section, befores);
+        }
         int token = Journals.NO_BATCH;
         int single = -1;
         if (n > 1) {
@@ -358,7 +371,6 @@ final class KeyCollections implements CollectionAccess {
         } else if (!puts.isEmpty() && puts.get(0).page) {
             single = KeyspaceEngine.stripeOf(puts.get(0).view.key); // an overwrite of one page
         }
-        Sections.Section section = e.section.get();
         Undo sectionUndo = section == null ? null : section.undo;
         List<byte[]> befores = new ArrayList<>(puts.size()); // per applied put: the entry's previous value
         try {

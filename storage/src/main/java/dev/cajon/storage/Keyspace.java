@@ -70,6 +70,8 @@ public final class Keyspace implements Closeable {
     public static final String BATCH_FILE = "inflight.batch";
     /** The file of the collection writes in flight (see {@link Journals}), beside the map generations. */
     public static final String COLLECTIONS_FILE = "inflight.collections";
+    /** The second file of transaction undo records (see {@link Sections#recordBefore}). */
+    public static final String TX2_FILE = "inflight.tx2";
     /** The file of the transactions in flight (undo records), beside the map generations. */
     public static final String TX_FILE = "inflight.tx";
     /** Deadline meaning "keep the key's current TTL" (SET ... KEEPTTL). */

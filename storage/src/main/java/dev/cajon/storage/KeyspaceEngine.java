@@ -42,6 +42,11 @@ import net.openhft.chronicle.map.MapEntry;
  *       {@code StringsInPlace.set}); then {@link #touched} and {@link #accountWrite} are the
  *       caller's.</li>
  * </ul>
+ * A collection type does not use these directly: it is written on {@link KeyCollections} (the
+ * {@code CollectionAccess} of {@code Keyspace.collections()}), which keeps a key entry and pages
+ * in this map with these primitives; {@link #removeStored} and {@link #putEncoded} free a
+ * collection's pages through {@link #dropCollection} when its key entry goes or is overwritten.
+ *
  * Every method here except the lock-taking ones expects the key's stripe lock held.
  *
  * <h2>Concurrency</h2>

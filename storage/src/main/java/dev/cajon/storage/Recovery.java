@@ -43,6 +43,7 @@ final class Recovery {
         BatchJournal batch = null;
         BatchJournal tx = null;
         BatchJournal coll = null;
+        BatchJournal tx2 = null;
         try {
             // journals exist only where writes were in flight or a crash left them: replayed,
             // then deleted; the first write that needs one creates it again
@@ -53,9 +54,11 @@ final class Recovery {
             tx = exists(dir, Keyspace.TX_FILE) ? BatchJournal.open(dir.resolve(Keyspace.TX_FILE), Keyspace.STRIPES) : null;
             coll = exists(dir, Keyspace.COLLECTIONS_FILE)
                     ? Journals.openCollections(dir.resolve(Keyspace.COLLECTIONS_FILE)) : null;
+            tx2 = exists(dir, Keyspace.TX2_FILE) ? BatchJournal.open(dir.resolve(Keyspace.TX2_FILE), Keyspace.STRIPES) : null;
             Keyspace ks = new Keyspace(dir, name, clock, f, new BlobStore(dir.resolve("blobs")),
                     new Journals(dir, journal, batch, tx, coll), listener);
             KeyspaceEngine e = ks.engine();
+            e.journals.adoptTx2(tx2);
             boolean replayed = replayJournal(e);
             e.journals.drop();
             if (clean != null && !replayed && clean.mapFile.equals(f.file().getFileName().toString())) {
@@ -76,6 +79,9 @@ final class Recovery {
                 }
                 if (coll != null) {
                     coll.close();
+                }
+                if (tx2 != null) {
+                    tx2.close();
                 }
             } catch (RuntimeException suppressed) {
                 e.addSuppressed(suppressed);
@@ -101,7 +107,7 @@ final class Recovery {
      */
     private static Keyspace openReleased(Path dir, String name, Clock clock, ExpiryListener listener) {
         if (exists(dir, Keyspace.JOURNAL_FILE) || exists(dir, Keyspace.BATCH_FILE) || exists(dir, Keyspace.TX_FILE)
-                || exists(dir, Keyspace.COLLECTIONS_FILE)) {
+                || exists(dir, Keyspace.COLLECTIONS_FILE) || exists(dir, Keyspace.TX2_FILE)) {
             return null;
         }
         CleanState clean;
@@ -186,7 +192,20 @@ final class Recovery {
         if (!undone.isEmpty()) {
             txJournal.clearAll();
         }
-        return !pending.isEmpty() || !batches.isEmpty() || !collWrites.isEmpty() || !undone.isEmpty();
+        // an undo record that grew (a collection written inside the EXEC) may be in the second
+        // file, or in both for a moment: each holds values from before the EXEC, so both apply
+        BatchJournal tx2 = e.journals.tx2OrNull();
+        List<List<BatchJournal.Entry>> undone2 = tx2 == null ? List.of() : tx2.pending();
+        for (List<BatchJournal.Entry> writes : undone2) {
+            applyJournaled(e, writes);
+            log.warn("{}: took back a transaction of {} entries that was in flight when the server stopped", e.name,
+                    writes.size());
+        }
+        if (!undone2.isEmpty()) {
+            tx2.clearAll();
+        }
+        return !pending.isEmpty() || !batches.isEmpty() || !collWrites.isEmpty() || !undone.isEmpty()
+                || !undone2.isEmpty();
     }
 
     /** Puts (or removes) what a pending batch or undo record names, straight into the map. */

@@ -51,6 +51,14 @@ final class Sections {
          * value to it, so that a take-back restores pages with their key entries.
          */
         Undo undo;
+        /** The undo record as written, where it is pending (journal, token, slot), what it names. */
+        BatchJournal undoJournal;
+        int undoToken = Journals.NO_BATCH;
+        int undoSlot;
+        List<BatchJournal.Entry> undoRecord;
+        final Set<java.nio.ByteBuffer> recorded = new HashSet<>();
+        /** Whether this section holds {@link Journals#largeUndo}. */
+        boolean holdsLargeUndo;
         /** A write ran out of room inside a keyed section: take back, grow and run again. */
         boolean outOfRoom;
 
@@ -82,7 +90,19 @@ final class Sections {
             try {
                 if (undo && stored.length > 0) {
                     before = snapshot(e, stored);
-                    token = e.journals.tx().begin(whole ? 0 : idx[0], undoRecord(before));
+                    List<BatchJournal.Entry> record = undoRecord(before);
+                    if (!BatchJournal.fitsSlot(record)) {
+                        e.journals.largeUndo.lock();
+                        s.holdsLargeUndo = true;
+                    }
+                    token = e.journals.tx().begin(whole ? 0 : idx[0], record);
+                    s.undoJournal = e.journals.tx();
+                    s.undoToken = token;
+                    s.undoSlot = whole ? 0 : idx[0];
+                    s.undoRecord = record;
+                    for (BatchJournal.Entry en : record) {
+                        s.recorded.add(java.nio.ByteBuffer.wrap(en.key()));
+                    }
                 }
                 s.undo = before;
                 e.section.set(s);
@@ -106,8 +126,11 @@ final class Sections {
                 retry = true;
             } finally {
                 e.section.remove();
-                if (token != Journals.NO_BATCH) {
-                    e.journals.txOrNull().end(token);
+                if (s.undoToken != Journals.NO_BATCH) {
+                    s.undoJournal.end(s.undoToken);
+                }
+                if (s.holdsLargeUndo) {
+                    e.journals.largeUndo.unlock();
                 }
                 boolean grow = Growth.needed(e); // while the section still holds its stripes
                 exit(e, s, idx);
@@ -116,6 +139,42 @@ final class Sections {
             }
             Growth.grow(e, true, stored.length);
         }
+    }
+
+    /**
+     * A collection write inside a section with an undo record is about to change {@code befores}'
+     * entries (their values now, null: absent): the ones the record does not name yet are added
+     * to it first, so that a kill during the section takes its pages back too. The grown record is
+     * written complete and pending in the other of the two transaction files before the old one
+     * is cleared, so one complete record is always pending; every record holds only values from
+     * before the section, so two pending at once agree.
+     */
+    static void recordBefore(KeyspaceEngine e, Section s, List<BatchJournal.Entry> befores) {
+        if (s.undoToken == Journals.NO_BATCH) {
+            return;
+        }
+        List<BatchJournal.Entry> fresh = new ArrayList<>();
+        for (BatchJournal.Entry b : befores) {
+            if (s.recorded.add(java.nio.ByteBuffer.wrap(b.key()))) {
+                fresh.add(b);
+            }
+        }
+        if (fresh.isEmpty()) {
+            return;
+        }
+        List<BatchJournal.Entry> next = new ArrayList<>(s.undoRecord.size() + fresh.size());
+        next.addAll(s.undoRecord);
+        next.addAll(fresh);
+        if (!s.holdsLargeUndo && !BatchJournal.fitsSlot(next)) {
+            e.journals.largeUndo.lock();
+            s.holdsLargeUndo = true;
+        }
+        BatchJournal other = s.undoJournal == e.journals.txOrNull() ? e.journals.tx2() : e.journals.tx();
+        int token = other.begin(s.undoSlot, next);
+        s.undoJournal.end(s.undoToken);
+        s.undoJournal = other;
+        s.undoToken = token;
+        s.undoRecord = next;
     }
 
     private static int[] distinctStripes(byte[][] keys) {

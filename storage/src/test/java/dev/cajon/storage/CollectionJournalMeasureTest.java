@@ -10,7 +10,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Not a check: prints how long collection writes of a few pages take when their batch fits a
- * batch-journal slot and when it goes to the large area (run it by name).
+ * batch-journal slot and when it goes to the large area. Runs only when asked:
+ * {@code -Dtest=CollectionJournalMeasureTest -Dcajon.measure=true}.
  */
 @Tag("measure")
 class CollectionJournalMeasureTest {
@@ -19,6 +20,7 @@ class CollectionJournalMeasureTest {
 
     @Test
     void measure() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Boolean.getBoolean("cajon.measure"), "a measurement, not a check");
         PagedTestType.init();
         try (Store store = Store.open(dir, new ManualClock(T0))) {
             Keyspace ks = store.keyspace(Store.DEFAULT_APP, 0);

@@ -524,6 +524,41 @@ class KeyCollectionsTest {
     }
 
     @Test
+    void aKillInTheMiddleOfAnExecThatWritesCollectionsTakesItAllBack() throws Exception {
+        try (Store store = Store.open(dir, clock)) {
+            Keyspace ks = store.keyspace(Store.DEFAULT_APP, 0);
+            PagedTestType.add(ks, "c", 700, "a", "b", "c");
+            set(ks, "s", "before");
+            int[] applies = {0};
+            // the kill comes in the third collection write of the EXEC, after two of its entries
+            KeyCollections.crashHook = n -> {
+                if (n == 2 && ++applies[0] == 3) {
+                    takePicture();
+                }
+            };
+            ks.atomically(new byte[][] {b("c"), b("d"), b("s")}, false, true, () -> {
+                PagedTestType.pop(ks, "c"); // frees a page of c (in place: no new page)
+                set(ks, "s", "during");
+                PagedTestType.add(ks, "c", 700, "x", "y"); // changes c's state, adds pages
+                PagedTestType.add(ks, "d", 700, "p", "q", "r", "t"); // a new key with four pages
+                return null;
+            });
+            KeyCollections.crashHook = null;
+            assertEquals(list("b", "c", "x", "y"), PagedTestType.members(ks, "c"));
+            assertEquals(3, applies[0] >= 3 ? 3 : applies[0], "the picture was taken");
+        }
+        try (Store store = Store.open(crash(), clock)) {
+            Keyspace ks = store.keyspace(Store.DEFAULT_APP, 0);
+            assertEquals(list("a", "b", "c"), PagedTestType.members(ks, "c"), "c as before the EXEC");
+            assertFalse(ks.exists(b("d")), "nothing of d");
+            assertEquals("before", str(ks.get(b("s"))));
+            assertEquals(2, ks.size());
+            assertEquals(3, ks.pageCount());
+            assertEquals(5, entries(ks), "no page of the EXEC stays");
+        }
+    }
+
+    @Test
     void anAtomicSectionTakenBackRestoresPagesToo() {
         try (Store store = Store.open(dir, clock)) {
             Keyspace ks = store.keyspace(Store.DEFAULT_APP, 0);

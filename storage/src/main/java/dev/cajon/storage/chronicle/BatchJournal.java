@@ -216,6 +216,15 @@ public final class BatchJournal implements AutoCloseable {
         }
     }
 
+    /** Whether a batch of {@code writes} fits a slot of a journal of the default slot size. */
+    public static boolean fitsSlot(List<Entry> writes) {
+        long len = 0;
+        for (Entry w : writes) {
+            len += 8L + w.key().length + (w.value() == null ? 0 : w.value().length);
+        }
+        return len <= SLOT_BODY;
+    }
+
     /** Every write of the batch {@code token} names is done (or none was made): clears its mark. */
     public void end(int token) {
         if (token == LARGE) {
