@@ -133,8 +133,15 @@ final class KeyWalks {
             long[] skip = {rnd.nextLong(n)};
             byte[][] out = new byte[1][];
             ctx.forEachSegmentEntryWhile(en -> {
-                if (skip[0]-- == 0) {
-                    if (!KeyCodec.isPage(en.key()) && !KeyspaceEngine.isExpired(en.value(), now)) {
+                if (skip[0] > 0) {
+                    skip[0]--;
+                    return true;
+                }
+                // from the chosen entry on, the first that is a key: where collections' pages
+                // outnumber the keys, a pick that lands on a page must not send every call to
+                // the walk of the whole map
+                if (!KeyCodec.isPage(en.key())) {
+                    if (!KeyspaceEngine.isExpired(en.value(), now)) {
                         out[0] = en.key().get().clone();
                     }
                     return false;

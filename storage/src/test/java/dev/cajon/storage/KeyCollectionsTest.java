@@ -102,6 +102,27 @@ class KeyCollectionsTest {
     }
 
     @Test
+    void randomKeyFindsTheFewKeysAmongManyPages() {
+        try (Store store = Store.open(dir, clock)) {
+            Keyspace ks = store.keyspace(Store.DEFAULT_APP, 0);
+            String[] m = new String[3000];
+            for (int i = 0; i < m.length; i++) {
+                m[i] = "m" + i;
+            }
+            PagedTestType.add(ks, "big", 0, m);
+            set(ks, "s", "v");
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            for (int i = 0; i < 200; i++) {
+                seen.add(new String(ks.randomKey()));
+            }
+            assertEquals(java.util.Set.of("big", "s"), seen);
+            assertTrue(ks.del(b("big")));
+            assertTrue(ks.del(b("s")));
+            assertNull(ks.randomKey());
+        }
+    }
+
+    @Test
     void aCollectionSurvivesACleanRestartAndAReleasedOpen() {
         try (Store store = Store.open(dir, clock)) {
             Keyspace ks = store.keyspace(Store.DEFAULT_APP, 0);
