@@ -46,9 +46,12 @@ import net.openhft.chronicle.map.ChronicleMap;
  * {@code journals.beginBatch} first. The engine then journals overwrites, keeps the counts,
  * watches and wheel records, grows the map and retries the body. Nothing in the engine changes;
  * the type's header byte is a new, append-only {@link ValueHeader} code, and {@link #typeName}
- * names it. (Every stored value is a string today, so {@link StringOps} does not check the type
- * yet: with the second type it reads with {@code readLive(key, TYPE_STRING)} too, and its GET-like
- * results, which carry no status today, get a WRONG_TYPE answer.)
+ * names it. The string operations read with {@code readLive(key, TYPE_STRING)}.
+ *
+ * <p>A collection type (hash, set, sorted set, list) is written on {@link #collections()} instead
+ * ({@link KeyCollections}: a key entry plus pages in this map, whole-or-nothing writes, release
+ * on DEL, expiry and overwrite, O(1) RENAME, COPY by the type's copy), so that the key commands
+ * here hold for it unchanged.
  *
  * <h2>Expiry</h2>
  * A deadline lives in the value header. Every read goes through the engine's {@code readLive},
@@ -65,6 +68,10 @@ public final class Keyspace implements Closeable {
     public static final String JOURNAL_FILE = "inflight.journal";
     /** The file of the multi-key writes in flight, beside the map generations. */
     public static final String BATCH_FILE = "inflight.batch";
+    /** The file of the collection writes in flight (see {@link Journals}), beside the map generations. */
+    public static final String COLLECTIONS_FILE = "inflight.collections";
+    /** The second file of transaction undo records (see {@link Sections#recordBefore}). */
+    public static final String TX2_FILE = "inflight.tx2";
     /** The file of the transactions in flight (undo records), beside the map generations. */
     public static final String TX_FILE = "inflight.tx";
     /** Deadline meaning "keep the key's current TTL" (SET ... KEEPTTL). */
@@ -112,7 +119,7 @@ public final class Keyspace implements Closeable {
         this.e = new KeyspaceEngine(this, dir, name, clock, file, blobs, journals, listener);
         this.strings = new StringOps(e);
         this.bits = new BitOps(e);
-        this.collections = new dev.cajon.storage.collection.MemoryCollectionAccess();
+        this.collections = new KeyCollections(e);
         this.hashes = new HashOps(collections);
         this.sets = new SetOps(collections);
         this.zsets = new ZSetOps(collections);
@@ -452,7 +459,52 @@ public final class Keyspace implements Closeable {
         if (type == ValueHeader.TYPE_STRING) {
             return "string";
         }
-        throw new IllegalStateException("unknown value type " + type);
+        dev.cajon.storage.collection.CollectionType t = dev.cajon.storage.collection.CollectionTypes.of(type);
+        if (t == null) {
+            throw new IllegalStateException("unknown value type " + type);
+        }
+        return t.name();
+    }
+
+    /**
+     * The value-header type code of a Redis type name (SCAN ... TYPE), case-insensitive; -1 for a
+     * name no type has (then no key matches, as in Redis 7.0).
+     */
+    public static byte typeCode(String name) {
+        if (name.equalsIgnoreCase("string")) {
+            return ValueHeader.TYPE_STRING;
+        }
+        for (byte code = 0; code < 64; code++) {
+            dev.cajon.storage.collection.CollectionType t = dev.cajon.storage.collection.CollectionTypes.of(code);
+            if (t != null && t.name().equalsIgnoreCase(name)) {
+                return code;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * OBJECT ENCODING: Redis's name for how the key's value is stored ("embstr", "int", "raw",
+     * or what the collection's type answers), or null when the key is absent.
+     */
+    public String encoding(byte[] userKey) {
+        byte[] key = KeyCodec.mapKey(userKey);
+        return e.locked(key, userKey, () -> {
+            byte[] v = e.readLive(key);
+            if (v == null) {
+                return null;
+            }
+            if (ValueHeader.isCollection(v)) {
+                dev.cajon.storage.collection.CollectionType t =
+                        dev.cajon.storage.collection.CollectionTypes.of(ValueHeader.type(v));
+                return t == null ? "unknown" : t.encoding(ValueHeader.collectionState(v));
+            }
+            long len = ValueHeader.stringLength(v);
+            if (!ValueHeader.isBlob(v) && len <= 20 && Numbers.isLong(v, ValueHeader.payloadOffset(v), (int) len)) {
+                return "int";
+            }
+            return len <= 44 ? "embstr" : "raw";
+        });
     }
 
     /**
@@ -469,6 +521,14 @@ public final class Keyspace implements Closeable {
      */
     public OpStatus copy(byte[] userSrc, Keyspace target, byte[] userDst, boolean replace) {
         return KeyMoves.copy(e, userSrc, target.e, userDst, replace);
+    }
+
+    /**
+     * MOVE: the key goes to {@code target} (another db) under the same name, with its TTL; false
+     * when it is absent here or exists there. See {@link KeyMoves#move} for what is not atomic.
+     */
+    public boolean move(byte[] userKey, Keyspace target) {
+        return KeyMoves.move(e, userKey, target.e);
     }
 
     /** RANDOMKEY: a live key chosen at random, or null when the keyspace is empty. */
@@ -602,6 +662,7 @@ public final class Keyspace implements Closeable {
             e.file.reset();
             e.blobs.deleteAll();
             e.counts.set(0, 0, 0, 0);
+            e.counts.setPages(0);
             e.epoch++;
         } finally {
             e.unlockAll();
@@ -622,6 +683,22 @@ public final class Keyspace implements Closeable {
      */
     public long scan(long cursor, int count, Consumer<byte[]> visitor) {
         return KeyWalks.scan(e, cursor, count, visitor);
+    }
+
+    /**
+     * SCAN ... TYPE: {@link #scan} visiting only keys whose value-header type is {@code type}
+     * (see {@link #typeCode}; 0: every type, -1: none).
+     */
+    public long scan(long cursor, int count, byte type, Consumer<byte[]> visitor) {
+        if (type == -1) {
+            return KeyWalks.scan(e, cursor, count, (byte) 0, k -> { });
+        }
+        return KeyWalks.scan(e, cursor, count, type, visitor);
+    }
+
+    /** Map entries that are collections' pages, not keys (for tests and INFO). */
+    public long pageCount() {
+        return e.counts.pages.sum();
     }
 
     /** KEYS: visits every live key. The visitor must not call back into this keyspace. */

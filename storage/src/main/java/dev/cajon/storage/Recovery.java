@@ -42,6 +42,8 @@ final class Recovery {
         WriteJournal journal = null;
         BatchJournal batch = null;
         BatchJournal tx = null;
+        BatchJournal coll = null;
+        BatchJournal tx2 = null;
         try {
             // journals exist only where writes were in flight or a crash left them: replayed,
             // then deleted; the first write that needs one creates it again
@@ -50,9 +52,13 @@ final class Recovery {
             batch = exists(dir, Keyspace.BATCH_FILE)
                     ? BatchJournal.open(dir.resolve(Keyspace.BATCH_FILE), Keyspace.STRIPES) : null;
             tx = exists(dir, Keyspace.TX_FILE) ? BatchJournal.open(dir.resolve(Keyspace.TX_FILE), Keyspace.STRIPES) : null;
+            coll = exists(dir, Keyspace.COLLECTIONS_FILE)
+                    ? Journals.openCollections(dir.resolve(Keyspace.COLLECTIONS_FILE)) : null;
+            tx2 = exists(dir, Keyspace.TX2_FILE) ? BatchJournal.open(dir.resolve(Keyspace.TX2_FILE), Keyspace.STRIPES) : null;
             Keyspace ks = new Keyspace(dir, name, clock, f, new BlobStore(dir.resolve("blobs")),
-                    new Journals(dir, journal, batch, tx), listener);
+                    new Journals(dir, journal, batch, tx, coll), listener);
             KeyspaceEngine e = ks.engine();
+            e.journals.adoptTx2(tx2);
             boolean replayed = replayJournal(e);
             e.journals.drop();
             if (clean != null && !replayed && clean.mapFile.equals(f.file().getFileName().toString())) {
@@ -70,6 +76,12 @@ final class Recovery {
                 }
                 if (tx != null) {
                     tx.close();
+                }
+                if (coll != null) {
+                    coll.close();
+                }
+                if (tx2 != null) {
+                    tx2.close();
                 }
             } catch (RuntimeException suppressed) {
                 e.addSuppressed(suppressed);
@@ -94,7 +106,8 @@ final class Recovery {
      * removes those before it returns).
      */
     private static Keyspace openReleased(Path dir, String name, Clock clock, ExpiryListener listener) {
-        if (exists(dir, Keyspace.JOURNAL_FILE) || exists(dir, Keyspace.BATCH_FILE) || exists(dir, Keyspace.TX_FILE)) {
+        if (exists(dir, Keyspace.JOURNAL_FILE) || exists(dir, Keyspace.BATCH_FILE) || exists(dir, Keyspace.TX_FILE)
+                || exists(dir, Keyspace.COLLECTIONS_FILE) || exists(dir, Keyspace.TX2_FILE)) {
             return null;
         }
         CleanState clean;
@@ -155,6 +168,18 @@ final class Recovery {
         if (!batches.isEmpty()) {
             batch.clearAll();
         }
+        // collection writes (a key entry and its pages) the same way; they never share a key with
+        // a batch in flight beside them (both held the key's stripe)
+        BatchJournal coll = e.journals.collectionsOrNull();
+        List<List<BatchJournal.Entry>> collWrites = coll == null ? List.of() : coll.pending();
+        for (List<BatchJournal.Entry> writes : collWrites) {
+            applyJournaled(e, writes);
+            log.warn("{}: applied a collection write of {} entries that was in flight when the server stopped",
+                    e.name, writes.size());
+        }
+        if (!collWrites.isEmpty()) {
+            coll.clearAll();
+        }
         // last: an interrupted EXEC is taken back whole, over whatever of it (its MSETs' batches
         // included) was applied; its undo record holds every key's value from before it
         BatchJournal txJournal = e.journals.txOrNull();
@@ -167,7 +192,20 @@ final class Recovery {
         if (!undone.isEmpty()) {
             txJournal.clearAll();
         }
-        return !pending.isEmpty() || !batches.isEmpty() || !undone.isEmpty();
+        // an undo record that grew (a collection written inside the EXEC) may be in the second
+        // file, or in both for a moment: each holds values from before the EXEC, so both apply
+        BatchJournal tx2 = e.journals.tx2OrNull();
+        List<List<BatchJournal.Entry>> undone2 = tx2 == null ? List.of() : tx2.pending();
+        for (List<BatchJournal.Entry> writes : undone2) {
+            applyJournaled(e, writes);
+            log.warn("{}: took back a transaction of {} entries that was in flight when the server stopped", e.name,
+                    writes.size());
+        }
+        if (!undone2.isEmpty()) {
+            tx2.clearAll();
+        }
+        return !pending.isEmpty() || !batches.isEmpty() || !collWrites.isEmpty() || !undone.isEmpty()
+                || !undone2.isEmpty();
     }
 
     /** Puts (or removes) what a pending batch or undo record names, straight into the map. */
@@ -201,6 +239,8 @@ final class Recovery {
     private static void loadClean(Keyspace ks, CleanState clean) {
         KeyspaceEngine e = ks.engine();
         e.counts.set(clean);
+        // the clean state counts keys; every other entry of the map is a collection's page
+        e.counts.setPages(Math.max(0, e.map().longSize() - clean.keys));
         long now = e.clock.nowMillis();
         int dead = 0;
         for (CleanState.Entry r : clean.records) {
@@ -236,6 +276,9 @@ final class Recovery {
         Set<Long> liveBlobs = new HashSet<>();
         Set<String> liveKeyFiles = new HashSet<>();
         long[] count = new long[4];
+        // collections: the ids live key entries name, and every page's (collection id, stored key)
+        Set<Long> liveCollections = new HashSet<>();
+        List<byte[]> pages = new ArrayList<>();
         // headers are read in place: a restart with millions of keys copies no value
         ks.map().forEachEntry(e -> {
             net.openhft.chronicle.hash.Data<byte[]> d = e.value();
@@ -244,10 +287,18 @@ final class Recovery {
             if (d.size() < 4 || in.readByte(off) != ValueHeader.LAYOUT_V1) {
                 ValueHeader.checkLayout(d.get()); // throws with the layout it found
             }
+            if (KeyCodec.isPage(e.key())) {
+                pages.add(e.key().get().clone());
+                count[3] += KeyCounts.footprint((int) e.key().size(), d);
+                return;
+            }
             long at = ValueHeader.expireAt(in, off);
             if (ValueHeader.isPast(at, now)) {
                 dead.add(e.key().get().clone());
                 return;
+            }
+            if (ValueHeader.isCollection(in, off)) {
+                liveCollections.add(ValueHeader.collectionId(d.get()));
             }
             count[0]++;
             count[3] += KeyCounts.footprint((int) e.key().size(), d);
@@ -268,7 +319,27 @@ final class Recovery {
         for (byte[] k : dead) {
             ks.map().remove(k);
         }
+        // Pages no live key entry names: those of collections that expired while down, and those a
+        // crash left behind (a DEL of a collection removes its key entry first, then its pages)
+        long orphanPages = 0;
+        long pageCount = 0;
+        for (byte[] pk : pages) {
+            if (liveCollections.contains(KeyCodec.pageCollection(pk))) {
+                pageCount++;
+            } else {
+                byte[] v = ks.map().get(pk);
+                if (v != null) {
+                    ks.map().remove(pk);
+                    count[3] -= KeyCounts.footprint(pk, v);
+                }
+                orphanPages++;
+            }
+        }
         ks.counts.set(count[0], count[1], count[2], count[3]);
+        ks.counts.setPages(pageCount);
+        if (orphanPages > 0) {
+            log.info("{}: removed {} collection pages no key names any more", ks.name, orphanPages);
+        }
         int orphans = ks.blobs.sweep(liveBlobs);
         ks.blobs.sweepKeyFiles(liveKeyFiles);
         if (!dead.isEmpty() || orphans > 0) {

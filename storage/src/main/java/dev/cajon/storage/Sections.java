@@ -44,6 +44,21 @@ final class Sections {
         final boolean whole;
         final List<Long> deadBlobs = new ArrayList<>();
         final List<String> deadKeyFiles = new ArrayList<>();
+        /** Collections ({key, stored}) commands let go: their pages are freed when the section ends. */
+        final List<byte[][]> deadCollections = new ArrayList<>();
+        /**
+         * The section's snapshot (null without undo): collection writes add every page's previous
+         * value to it, so that a take-back restores pages with their key entries.
+         */
+        Undo undo;
+        /** The undo record as written, where it is pending (journal, token, slot), what it names. */
+        BatchJournal undoJournal;
+        int undoToken = Journals.NO_BATCH;
+        int undoSlot;
+        List<BatchJournal.Entry> undoRecord;
+        final Set<java.nio.ByteBuffer> recorded = new HashSet<>();
+        /** Whether this section holds {@link Journals#largeUndo}. */
+        boolean holdsLargeUndo;
         /** A write ran out of room inside a keyed section: take back, grow and run again. */
         boolean outOfRoom;
 
@@ -75,8 +90,21 @@ final class Sections {
             try {
                 if (undo && stored.length > 0) {
                     before = snapshot(e, stored);
-                    token = e.journals.tx().begin(whole ? 0 : idx[0], undoRecord(before));
+                    List<BatchJournal.Entry> record = undoRecord(before);
+                    if (!BatchJournal.fitsSlot(record)) {
+                        e.journals.largeUndo.lock();
+                        s.holdsLargeUndo = true;
+                    }
+                    token = e.journals.tx().begin(whole ? 0 : idx[0], record);
+                    s.undoJournal = e.journals.tx();
+                    s.undoToken = token;
+                    s.undoSlot = whole ? 0 : idx[0];
+                    s.undoRecord = record;
+                    for (BatchJournal.Entry en : record) {
+                        s.recorded.add(java.nio.ByteBuffer.wrap(en.key()));
+                    }
                 }
+                s.undo = before;
                 e.section.set(s);
                 T result = null;
                 try {
@@ -98,8 +126,11 @@ final class Sections {
                 retry = true;
             } finally {
                 e.section.remove();
-                if (token != Journals.NO_BATCH) {
-                    e.journals.txOrNull().end(token);
+                if (s.undoToken != Journals.NO_BATCH) {
+                    s.undoJournal.end(s.undoToken);
+                }
+                if (s.holdsLargeUndo) {
+                    e.journals.largeUndo.unlock();
                 }
                 boolean grow = Growth.needed(e); // while the section still holds its stripes
                 exit(e, s, idx);
@@ -108,6 +139,42 @@ final class Sections {
             }
             Growth.grow(e, true, stored.length);
         }
+    }
+
+    /**
+     * A collection write inside a section with an undo record is about to change {@code befores}'
+     * entries (their values now, null: absent): the ones the record does not name yet are added
+     * to it first, so that a kill during the section takes its pages back too. The grown record is
+     * written complete and pending in the other of the two transaction files before the old one
+     * is cleared, so one complete record is always pending; every record holds only values from
+     * before the section, so two pending at once agree.
+     */
+    static void recordBefore(KeyspaceEngine e, Section s, List<BatchJournal.Entry> befores) {
+        if (s.undoToken == Journals.NO_BATCH) {
+            return;
+        }
+        List<BatchJournal.Entry> fresh = new ArrayList<>();
+        for (BatchJournal.Entry b : befores) {
+            if (s.recorded.add(java.nio.ByteBuffer.wrap(b.key()))) {
+                fresh.add(b);
+            }
+        }
+        if (fresh.isEmpty()) {
+            return;
+        }
+        List<BatchJournal.Entry> next = new ArrayList<>(s.undoRecord.size() + fresh.size());
+        next.addAll(s.undoRecord);
+        next.addAll(fresh);
+        if (!s.holdsLargeUndo && !BatchJournal.fitsSlot(next)) {
+            e.journals.largeUndo.lock();
+            s.holdsLargeUndo = true;
+        }
+        BatchJournal other = s.undoJournal == e.journals.txOrNull() ? e.journals.tx2() : e.journals.tx();
+        int token = other.begin(s.undoSlot, next);
+        s.undoJournal.end(s.undoToken);
+        s.undoJournal = other;
+        s.undoToken = token;
+        s.undoRecord = next;
     }
 
     private static int[] distinctStripes(byte[][] keys) {
@@ -191,6 +258,35 @@ final class Sections {
      * After a section: deletes the files it let go (those its snapshot names stay when it was
      * taken back), brings long keys' files in line, and grows the map if it passed its capacity.
      */
+    /**
+     * Frees the pages of the collections the section let go, each under its key's stripe, except
+     * those its taken-back snapshot names again.
+     */
+    private static void releaseCollections(KeyspaceEngine e, Section s, Undo takenBack) {
+        if (s.deadCollections.isEmpty()) {
+            return;
+        }
+        Set<Long> named = new HashSet<>();
+        if (takenBack != null) {
+            for (byte[] v : takenBack.before) {
+                if (v != null && ValueHeader.isCollection(v)) {
+                    named.add(ValueHeader.collectionId(v));
+                }
+            }
+        }
+        for (byte[][] c : s.deadCollections) {
+            if (named.contains(ValueHeader.collectionId(c[1]))) {
+                continue;
+            }
+            ReentrantLock l = e.lockIndex(KeyspaceEngine.stripeOf(c[0]));
+            try {
+                KeyCollections.release(e, c[1]);
+            } finally {
+                l.unlock();
+            }
+        }
+    }
+
     private static void finish(KeyspaceEngine e, Section s, byte[][] userKeys, byte[][] keys, Undo takenBack,
             boolean grow) {
         Set<Long> named = new HashSet<>();
@@ -206,6 +302,7 @@ final class Sections {
                 e.blobs.delete(id);
             }
         }
+        releaseCollections(e, s, takenBack);
         if (!s.deadKeyFiles.isEmpty() || takenBack != null) {
             for (int i = 0; i < keys.length; i++) {
                 int st = KeyspaceEngine.stripeOf(keys[i]);

@@ -40,20 +40,25 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <h2>Persisted layout (little-endian; pinned by BatchJournalTest)</h2>
  * <pre>
- * header, 64 bytes: magic "CBATCH02" (8) | slot count (int) | slot size 2048 (int)
+ * header, 64 bytes: magic "CBATCH02" (8) | slot count (int) | slot size (int: 2048 for
+ *                   inflight.batch, 16384 for inflight.collections)
  *                   | large area: state (int) | record count (int) | body length (long) | zeros
- * slot i at 64 + i * 2048: state (int: 0 idle, 1 pending) | record count (int)
+ * slot i at 64 + i * slot size: state (int: 0 idle, 1 pending) | record count (int)
  *                   | body length (int) | zero (int) | body
- * large area at 64 + slots * 2048: body
+ * large area at 64 + slots * slot size: body
  * body, per record: key length (int) | value length (int, -1: the key is removed) | key | value
  * </pre>
  */
 public final class BatchJournal implements AutoCloseable {
     static final byte[] MAGIC = {'C', 'B', 'A', 'T', 'C', 'H', '0', '2'};
     static final int HEADER = JournalFile.HEADER;
+    /** The slot size of a keyspace's {@code inflight.batch}; {@link #open(Path, int, int)} takes another. */
     static final int SLOT_SIZE = 2048;
     static final int SLOT_HEADER = 16;
     static final int SLOT_BODY = SLOT_SIZE - SLOT_HEADER;
+    /** This journal's slot size (its header names it) and the body that fits a slot. */
+    private final int slotSize;
+    private final int slotBody;
     static final int IDLE = 0;
     static final int PENDING = 1;
     static final int REMOVED = -1;
@@ -80,7 +85,9 @@ public final class BatchJournal implements AutoCloseable {
         }
     }
 
-    private BatchJournal(Path file, int slots, FileChannel channel, MappedByteBuffer buf) {
+    private BatchJournal(Path file, int slots, int slotSize, FileChannel channel, MappedByteBuffer buf) {
+        this.slotSize = slotSize;
+        this.slotBody = slotSize - SLOT_HEADER;
         this.file = file;
         this.slots = slots;
         this.channel = channel;
@@ -90,12 +97,23 @@ public final class BatchJournal implements AutoCloseable {
 
     /** Opens (creating if needed) the batch journal at {@code file} with {@code slots} slots. */
     public static BatchJournal open(Path file, int slots) {
+        return open(file, slots, SLOT_SIZE);
+    }
+
+    /**
+     * Opens (creating if needed) a batch journal of {@code slots} slots of {@code slotSize} bytes
+     * (a multiple of 8, at least 64); an existing file must have been made with the same.
+     */
+    public static BatchJournal open(Path file, int slots, int slotSize) {
+        if (slotSize < 64 || slotSize % 8 != 0) {
+            throw new IllegalArgumentException("slot size " + slotSize);
+        }
         FileChannel ch = null;
         try {
             ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-            MappedByteBuffer buf = JournalFile.mapWithHeader(ch, file, HEADER + (long) slots * SLOT_SIZE, MAGIC,
-                    "a batch journal of " + slots + " slots", slots, SLOT_SIZE);
-            return new BatchJournal(file, slots, ch, buf);
+            MappedByteBuffer buf = JournalFile.mapWithHeader(ch, file, HEADER + (long) slots * slotSize, MAGIC,
+                    "a batch journal of " + slots + " slots of " + slotSize + " bytes", slots, slotSize);
+            return new BatchJournal(file, slots, slotSize, ch, buf);
         } catch (IOException e) {
             closeQuietly(ch);
             throw new UncheckedIOException(e);
@@ -119,12 +137,12 @@ public final class BatchJournal implements AutoCloseable {
         return file;
     }
 
-    private static int slotOffset(int slot) {
-        return HEADER + slot * SLOT_SIZE;
+    private int slotOffset(int slot) {
+        return HEADER + slot * slotSize;
     }
 
     private long largeOffset() {
-        return HEADER + (long) slots * SLOT_SIZE;
+        return HEADER + (long) slots * slotSize;
     }
 
     /**
@@ -137,7 +155,7 @@ public final class BatchJournal implements AutoCloseable {
         for (Entry w : writes) {
             len += 8L + w.key().length + (w.value() == null ? 0 : w.value().length);
         }
-        if (len <= SLOT_BODY) {
+        if (len <= slotBody) {
             int at = slotOffset(slot);
             int p = at + SLOT_HEADER;
             for (Entry w : writes) {
@@ -198,6 +216,15 @@ public final class BatchJournal implements AutoCloseable {
         }
     }
 
+    /** Whether a batch of {@code writes} fits a slot of a journal of the default slot size. */
+    public static boolean fitsSlot(List<Entry> writes) {
+        long len = 0;
+        for (Entry w : writes) {
+            len += 8L + w.key().length + (w.value() == null ? 0 : w.value().length);
+        }
+        return len <= SLOT_BODY;
+    }
+
     /** Every write of the batch {@code token} names is done (or none was made): clears its mark. */
     public void end(int token) {
         if (token == LARGE) {
@@ -219,7 +246,7 @@ public final class BatchJournal implements AutoCloseable {
     public List<List<Entry>> pending() {
         List<List<Entry>> out = new ArrayList<>();
         try {
-            ByteBuffer dense = ByteBuffer.allocate(HEADER + slots * SLOT_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+            ByteBuffer dense = ByteBuffer.allocate(HEADER + slots * slotSize).order(ByteOrder.LITTLE_ENDIAN);
             JournalFile.readFully(channel, file, dense, 0);
             for (int s = 0; s < slots; s++) {
                 int at = slotOffset(s);
@@ -229,7 +256,7 @@ public final class BatchJournal implements AutoCloseable {
                 }
                 int count = dense.getInt(at + 4);
                 int len = dense.getInt(at + 8);
-                if (state != PENDING || count < 0 || len < 0 || len > SLOT_BODY) {
+                if (state != PENDING || count < 0 || len < 0 || len > slotBody) {
                     throw damaged("slot " + s + ": state " + state + ", " + count + " records, " + len + " bytes");
                 }
                 out.add(parse(dense.slice(at + SLOT_HEADER, len).order(ByteOrder.LITTLE_ENDIAN), count, "slot " + s));
