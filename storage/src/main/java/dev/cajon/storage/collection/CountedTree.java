@@ -1,0 +1,796 @@
+package dev.cajon.storage.collection;
+
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+
+/**
+ * The paged, counted B+tree behind {@link Entries}: what {@link Trees#open} answers.
+ *
+ * <h2>Shape</h2>
+ * Entries live in leaves, in order (keyed: by key, compared as unsigned bytes; positional: by
+ * index). An internal node holds, for each child, the child's page id, the number of entries
+ * below it, and (keyed) the child's <i>low key</i>: a separator that is greater than every key
+ * left of the child and not greater than any key in it (the shortest prefix of the child's first
+ * key that does so, so internal nodes stay small; the first child's low key is not stored).
+ * The counts make {@link #rank}, {@link #at} and every positional operation O(log n): a descent
+ * adds up the counts of the children it passes. There are no sibling links: an iterator keeps
+ * its path, which costs O(1) amortised per step, and a split or merge touches only the nodes
+ * on the path and one sibling.
+ *
+ * <pre>
+ *   state ─► root page 7 (internal)
+ *            ┌──────────────────┬──────────────────┬──────────────────┐
+ *            │ child 3, count 40│ child 9, count 35│ child 4, count 52│
+ *            │ (low key: -∞)    │ low key "fig"    │ low key "p"      │
+ *            └────────┬─────────┴────────┬─────────┴────────┬─────────┘
+ *                     ▼                  ▼                  ▼
+ *            leaf 3: apple..date  leaf 9: fig..melon  leaf 4: pear..zucchini
+ * </pre>
+ *
+ * <h2>Sizes</h2>
+ * A node is split when its encoding exceeds the page target ({@link #PAGE_TARGET} bytes) into
+ * pieces of about equal size, and merged with (or rebalanced against) a sibling when it falls
+ * below a quarter of it; a root with one child is dropped, so the tree shrinks as it empties and
+ * every emptied page is freed. A leaf holding a single entry may be larger than the target, up
+ * to {@link PageStore#MAX_PAGE}: hence the limits {@link #MAX_KEY} (a key: a member, a field, a
+ * sorted set's encoded member) and {@link #MAX_ENTRY} (key and value together); larger ones are
+ * refused with an {@link IllegalArgumentException}, and the type operations check them first.
+ * An internal node always keeps at least two children, so with keys of at most
+ * {@code MAX_KEY} bytes an internal page stays below {@code MAX_PAGE} too.
+ *
+ * <p>While the whole collection fits one leaf of at most {@link #INLINE_MAX} bytes it is kept
+ * <i>inline</i>, in the state, and no page exists; it moves to pages when it outgrows that, and
+ * comes back inline when it shrinks to one leaf of at most half of it (the gap keeps a
+ * collection at the boundary from moving at every write).
+ *
+ * <h2>Persisted format (version 1; every integer is an unsigned LEB128 varint)</h2>
+ * <pre>
+ * state, inline:  | 01 | form | n | n entries (as in a leaf)                |
+ * state, paged:   | 01 | form | count | height | root page id              |
+ *                   form: bit 0 = paged, bit 1 = positional
+ *
+ * page:           | 01 | kind | n | n items                                  |
+ *                   kind: bit 0 = internal, bit 1 = positional
+ *   keyed leaf item:          | klen | key | vlen | value |
+ *   positional leaf item:     | vlen | value |
+ *   keyed internal item:      | child page id | count | klen | low key |   (klen 0 for item 0)
+ *   positional internal item: | child page id | count |
+ * </pre>
+ * Height 1 means the root is a leaf. The bytes are pinned by {@code TreeFormatTest}; a change
+ * needs a new version byte and a reader for the old one.
+ *
+ * <h2>Writes</h2>
+ * Every write descends once, changes the leaf, and fixes the path bottom-up: at each level the
+ * changed child is split, merged with a sibling, or just rewritten, and its parent's count and
+ * low keys follow; so a write touches O(height) pages (each written once, through
+ * {@link PageStore#write}). Decoded nodes are kept in a small cache for the life of this object
+ * (one {@code CollectionAccess} body), always equal to what the store holds.
+ */
+public final class CountedTree implements Entries {
+    /** Pages are split above this many bytes (a single big entry may make a larger one). */
+    public static final int PAGE_TARGET = 2048;
+    /** The whole collection stays in the state while it fits one leaf of this many bytes. */
+    public static final int INLINE_MAX = 512;
+    /** Largest key (member, field) an entry may have. */
+    public static final int MAX_KEY = 16 * 1024;
+    /** Largest key plus value of one entry (a leaf page with one entry stays within MAX_PAGE). */
+    public static final int MAX_ENTRY = PageStore.MAX_PAGE - 64;
+
+    static final byte FORM_PAGED = 1;
+    static final byte FORM_POSITIONAL = 2;
+    private static final int CACHE_NODES = 64;
+
+    private final PageStore pages;
+    private final boolean positional;
+    private final int target;
+    private final int inlineMax;
+    private final int inlineMin;
+
+    /** The root, once loaded (always, while inline). */
+    private TreeNode root;
+    private long rootId;
+    private int height;
+    private long count;
+
+    private final LinkedHashMap<Long, TreeNode> cache = new LinkedHashMap<>(32, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, TreeNode> eldest) {
+            return size() > CACHE_NODES;
+        }
+    };
+
+    CountedTree(byte[] state, PageStore pages, boolean positional) {
+        this(state, pages, positional, PAGE_TARGET, INLINE_MAX);
+    }
+
+    /** A tree with other page sizes (tests use tiny ones to reach every boundary quickly). */
+    CountedTree(byte[] state, PageStore pages, boolean positional, int target, int inlineMax) {
+        this.pages = pages;
+        this.positional = positional;
+        this.target = target;
+        this.inlineMax = inlineMax;
+        this.inlineMin = inlineMax / 2;
+        if (state == null) {
+            root = new TreeNode(true, positional);
+            height = 1;
+            return;
+        }
+        if (state.length < 3 || state[0] != TreeNode.VERSION) {
+            throw new IllegalStateException("collection state: unknown format version "
+                    + (state.length == 0 ? "(empty)" : Byte.toString(state[0])));
+        }
+        if (((state[1] & FORM_POSITIONAL) != 0) != positional || (state[1] & ~3) != 0) {
+            throw new IllegalStateException("collection state: form " + state[1]
+                    + " is not a " + (positional ? "positional" : "keyed") + " tree");
+        }
+        int[] at = {2};
+        if ((state[1] & FORM_PAGED) == 0) {
+            int n = (int) TreeNode.getVar(state, at);
+            root = new TreeNode(true, positional, n + 8);
+            root.decodeBody(state, at, n);
+            height = 1;
+            count = n;
+        } else {
+            count = TreeNode.getVar(state, at);
+            height = (int) TreeNode.getVar(state, at);
+            rootId = TreeNode.getVar(state, at);
+        }
+        if (at[0] != state.length) {
+            throw new IllegalStateException("collection state: trailing bytes");
+        }
+    }
+
+    // ------------------------------------------------------------------ reads
+
+    @Override
+    public long size() {
+        return count;
+    }
+
+    @Override
+    public byte[] get(byte[] key) {
+        requireKeyed();
+        TreeNode n = root();
+        while (!n.leaf) {
+            n = load(n.children.get(childFor(n, key)));
+        }
+        int pos = leafSearch(n, key);
+        return pos >= 0 ? n.values.get(pos) : null;
+    }
+
+    @Override
+    public long rank(byte[] key) {
+        requireKeyed();
+        TreeNode n = root();
+        long rank = 0;
+        while (!n.leaf) {
+            int c = childFor(n, key);
+            for (int i = 0; i < c; i++) {
+                rank += n.counts.get(i);
+            }
+            n = load(n.children.get(c));
+        }
+        int pos = leafSearch(n, key);
+        return rank + (pos >= 0 ? pos : -pos - 1);
+    }
+
+    @Override
+    public Entry at(long index) {
+        checkIndex(index, count);
+        TreeNode n = root();
+        long i = index;
+        while (!n.leaf) {
+            int c = 0;
+            int last = n.size() - 1;
+            while (c < last && i >= n.counts.get(c)) {
+                i -= n.counts.get(c);
+                c++;
+            }
+            n = load(n.children.get(c));
+        }
+        return new Entry(n.key((int) i), n.values.get((int) i));
+    }
+
+    @Override
+    public Iterator<Entry> iterator(long from, boolean descending) {
+        if (from < 0 || from >= count) {
+            return java.util.Collections.emptyIterator();
+        }
+        return new Walk(from, descending);
+    }
+
+    /** An iterator: the path from the root to the current entry, moved one entry per step. */
+    private final class Walk implements Iterator<Entry> {
+        private final TreeNode[] nodes = new TreeNode[height];
+        private final int[] pos = new int[height];
+        private final int step;
+        private long remaining;
+
+        Walk(long from, boolean descending) {
+            step = descending ? -1 : 1;
+            remaining = descending ? from + 1 : count - from;
+            TreeNode n = root();
+            long i = from;
+            int level = 0;
+            while (!n.leaf) {
+                int c = 0;
+                int last = n.size() - 1;
+                while (c < last && i >= n.counts.get(c)) {
+                    i -= n.counts.get(c);
+                    c++;
+                }
+                nodes[level] = n;
+                pos[level] = c;
+                level++;
+                n = load(n.children.get(c));
+            }
+            nodes[level] = n;
+            pos[level] = (int) i;
+        }
+
+        @Override
+        public boolean hasNext() {
+            return remaining > 0;
+        }
+
+        @Override
+        public Entry next() {
+            if (remaining <= 0) {
+                throw new NoSuchElementException();
+            }
+            int leaf = nodes.length - 1;
+            TreeNode n = nodes[leaf];
+            int p = pos[leaf];
+            Entry e = new Entry(n.key(p), n.values.get(p));
+            if (--remaining > 0) {
+                advance();
+            }
+            return e;
+        }
+
+        private void advance() {
+            int level = nodes.length - 1;
+            pos[level] += step;
+            while (pos[level] < 0 || pos[level] >= nodes[level].size()) {
+                level--; // the entries remaining guarantee an ancestor with a next child
+                pos[level] += step;
+            }
+            for (int l = level + 1; l < nodes.length; l++) {
+                TreeNode child = load(nodes[l - 1].children.get(pos[l - 1]));
+                nodes[l] = child;
+                pos[l] = step > 0 ? 0 : child.size() - 1;
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ keyed writes
+
+    @Override
+    public byte[] put(byte[] key, byte[] value) {
+        requireKeyed();
+        checkEntry(key, value);
+        TreeNode[] path = new TreeNode[height];
+        int[] slot = new int[height];
+        TreeNode leaf = descendKey(key, path, slot);
+        int pos = leafSearch(leaf, key);
+        byte[] old = null;
+        if (pos >= 0) {
+            old = leaf.values.set(pos, value.clone());
+        } else {
+            pos = -pos - 1;
+            leaf.keys.add(pos, key.clone());
+            leaf.values.add(pos, value.clone());
+            count++;
+        }
+        fixUp(path, slot, pos);
+        return old;
+    }
+
+    @Override
+    public byte[] remove(byte[] key) {
+        requireKeyed();
+        TreeNode[] path = new TreeNode[height];
+        int[] slot = new int[height];
+        TreeNode leaf = descendKey(key, path, slot);
+        int pos = leafSearch(leaf, key);
+        if (pos < 0) {
+            return null;
+        }
+        leaf.keys.remove(pos);
+        byte[] old = leaf.values.remove(pos);
+        count--;
+        fixUp(path, slot, -1);
+        return old;
+    }
+
+    // ------------------------------------------------------------------ positional writes
+
+    @Override
+    public void insertAt(long index, byte[] value) {
+        requirePositional();
+        checkIndex(index, count + 1);
+        checkEntry(TreeNode.EMPTY, value);
+        TreeNode[] path = new TreeNode[height];
+        int[] slot = new int[height];
+        int pos = descendIndex(index, true, path, slot);
+        path[height - 1].values.add(pos, value.clone());
+        count++;
+        fixUp(path, slot, pos);
+    }
+
+    @Override
+    public byte[] removeAt(long index) {
+        requirePositional();
+        checkIndex(index, count);
+        TreeNode[] path = new TreeNode[height];
+        int[] slot = new int[height];
+        int pos = descendIndex(index, false, path, slot);
+        byte[] old = path[height - 1].values.remove(pos);
+        count--;
+        fixUp(path, slot, -1);
+        return old;
+    }
+
+    @Override
+    public byte[] setAt(long index, byte[] value) {
+        requirePositional();
+        checkIndex(index, count);
+        checkEntry(TreeNode.EMPTY, value);
+        TreeNode[] path = new TreeNode[height];
+        int[] slot = new int[height];
+        int pos = descendIndex(index, false, path, slot);
+        byte[] old = path[height - 1].values.set(pos, value.clone());
+        fixUp(path, slot, pos);
+        return old;
+    }
+
+    // ------------------------------------------------------------------ state
+
+    @Override
+    public byte[] state() {
+        if (rootId == 0) {
+            byte[] s = root.encode();
+            s[1] = positional ? FORM_POSITIONAL : 0;
+            return s;
+        }
+        byte[] s = new byte[2 + TreeNode.varLen(count) + TreeNode.varLen(height)
+                + TreeNode.varLen(rootId)];
+        s[0] = TreeNode.VERSION;
+        s[1] = (byte) (FORM_PAGED | (positional ? FORM_POSITIONAL : 0));
+        int p = TreeNode.putVar(s, 2, count);
+        p = TreeNode.putVar(s, p, height);
+        TreeNode.putVar(s, p, rootId);
+        return s;
+    }
+
+    @Override
+    public void clear() {
+        if (rootId != 0) {
+            freeAll(pages, rootId, height, positional);
+        }
+        cache.clear();
+        root = new TreeNode(true, positional);
+        rootId = 0;
+        height = 1;
+        count = 0;
+    }
+
+    // ------------------------------------------------------------------ descent
+
+    private TreeNode root() {
+        if (root == null) {
+            root = load(rootId);
+        }
+        return root;
+    }
+
+    private TreeNode load(long id) {
+        TreeNode n = cache.get(id);
+        if (n == null) {
+            n = TreeNode.decode(id, pages.read(id), positional);
+            cache.put(id, n);
+        }
+        return n;
+    }
+
+    private TreeNode descendKey(byte[] key, TreeNode[] path, int[] slot) {
+        TreeNode n = root();
+        int level = 0;
+        while (!n.leaf) {
+            path[level] = n;
+            int c = childFor(n, key);
+            slot[level] = c;
+            level++;
+            n = load(n.children.get(c));
+        }
+        path[level] = n;
+        return n;
+    }
+
+    /**
+     * Descends to the leaf holding index {@code index} (with {@code inserting}, the leaf an entry
+     * inserted at it goes to: the end of a child is still that child's); returns the position in it.
+     */
+    private int descendIndex(long index, boolean inserting, TreeNode[] path, int[] slot) {
+        TreeNode n = root();
+        long i = index;
+        int level = 0;
+        while (!n.leaf) {
+            path[level] = n;
+            int c = 0;
+            int last = n.size() - 1;
+            while (c < last && (inserting ? i > n.counts.get(c) : i >= n.counts.get(c))) {
+                i -= n.counts.get(c);
+                c++;
+            }
+            slot[level] = c;
+            level++;
+            n = load(n.children.get(c));
+        }
+        path[level] = n;
+        return (int) i;
+    }
+
+    /** The child of {@code n} whose range holds {@code key}: the last with low key ≤ key. */
+    private static int childFor(TreeNode n, byte[] key) {
+        int lo = 1;
+        int hi = n.size() - 1;
+        int found = 0;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (Arrays.compareUnsigned(n.keys.get(mid), key) <= 0) {
+                found = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return found;
+    }
+
+    /** {@code key}'s position in the leaf, or {@code -(insertion point) - 1}. */
+    private static int leafSearch(TreeNode n, byte[] key) {
+        int lo = 0;
+        int hi = n.size() - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            int c = Arrays.compareUnsigned(n.keys.get(mid), key);
+            if (c < 0) {
+                lo = mid + 1;
+            } else if (c > 0) {
+                hi = mid - 1;
+            } else {
+                return mid;
+            }
+        }
+        return -lo - 1;
+    }
+
+    // ------------------------------------------------------------------ fixing the path
+
+    private boolean overflows(TreeNode n, int bytes) {
+        return n.size() >= (n.leaf ? 2 : 4) && bytes > target;
+    }
+
+    private boolean underflows(TreeNode n, int bytes) {
+        return n.size() < (n.leaf ? 1 : 2) || bytes < target / 4;
+    }
+
+    private static int minItems(TreeNode n) {
+        return n.leaf ? 1 : 2;
+    }
+
+    /**
+     * After a change at position {@code changed} (-1: a removal) of the leaf at the end of
+     * {@code path}: from the leaf up, splits a node that grew too big, merges (or rebalances)
+     * one that shrank too small with a sibling, writes it, and updates its parent; then grows
+     * or shrinks the root and moves it inline or out. A split at the tree's right edge (an
+     * append: RPUSH, increasing keys) leaves the left piece full, and one at its left edge the
+     * right piece, so a collection growing at one end packs its pages full.
+     */
+    private void fixUp(TreeNode[] path, int[] slot, int changed) {
+        int fill = 0;
+        TreeNode leaf = path[height - 1];
+        if (changed >= 0 && leaf.size() > 1) {
+            boolean right = changed == leaf.size() - 1;
+            boolean left = changed == 0;
+            for (int l = 0; l < height - 1 && (right || left); l++) {
+                right &= slot[l] == path[l].size() - 1;
+                left &= slot[l] == 0;
+            }
+            fill = right ? 1 : left ? -1 : 0;
+        }
+        for (int level = height - 1; level >= 1; level--) {
+            TreeNode child = path[level];
+            TreeNode parent = path[level - 1];
+            int ci = slot[level - 1];
+            int bytes = child.bytes();
+            if (overflows(child, bytes)) {
+                place(parent, ci, List.of(child), child.pieces(child.cuts(target, minItems(child), fill)));
+            } else if (underflows(child, bytes) && parent.size() > 1) {
+                int si = ci + 1 < parent.size() ? ci + 1 : ci - 1;
+                TreeNode sibling = load(parent.children.get(si));
+                TreeNode left = si < ci ? sibling : child;
+                TreeNode right = si < ci ? child : sibling;
+                int first = Math.min(ci, si);
+                TreeNode joined = join(left, right, parent.key(first + 1));
+                place(parent, first, List.of(left, right),
+                        joined.pieces(joined.cuts(target, minItems(joined), 0)));
+            } else {
+                writePage(child, bytes);
+                parent.counts.set(ci, child.total());
+            }
+        }
+        TreeNode r = path[0];
+        while (overflows(r, r.bytes())) {
+            List<TreeNode> pieces = r.pieces(r.cuts(target, minItems(r), fill));
+            if (pieces.size() < 2) {
+                break;
+            }
+            TreeNode up = new TreeNode(false, positional);
+            up.insertChild(0, TreeNode.EMPTY, r.id, 0);
+            place(up, 0, List.of(r), pieces);
+            r = up;
+            height++;
+        }
+        boolean collapsed = false;
+        while (!r.leaf && r.size() == 1) {
+            TreeNode only = load(r.children.get(0));
+            freePage(r);
+            r = only;
+            height--;
+            collapsed = true;
+        }
+        int bytes = r.bytes();
+        if (r.leaf && r.id != 0 && (r.size() == 0 || bytes <= inlineMin)) {
+            freePage(r); // back inline
+            r.id = 0;
+        } else if (r.leaf && r.id == 0) {
+            if (r.size() > 0 && bytes > inlineMax) {
+                writePage(r, bytes); // out of the state, onto a page
+            }
+        } else if (!collapsed) {
+            writePage(r, bytes); // a collapsed root was written as a child already
+        }
+        root = r;
+        rootId = r.id;
+    }
+
+    /** {@code left}'s items then {@code right}'s, whose low key in the parent is {@code rightLow}. */
+    private TreeNode join(TreeNode left, TreeNode right, byte[] rightLow) {
+        TreeNode j = new TreeNode(left.leaf, positional, left.size() + right.size() + 8);
+        for (int i = 0; i < left.size(); i++) {
+            j.append(left, i);
+        }
+        for (int i = 0; i < right.size(); i++) {
+            j.append(right, i);
+        }
+        if (!left.leaf && !positional) {
+            j.keys.set(left.size(), rightLow);
+        }
+        return j;
+    }
+
+    /**
+     * Replaces the parent's children {@code first .. first + olds.size()} (nodes {@code olds})
+     * by {@code pieces}: the pieces take the old pages in order, extra pieces get new pages,
+     * extra old pages are freed; each piece is written and gets its count and low key.
+     */
+    private void place(TreeNode parent, int first, List<TreeNode> olds, List<TreeNode> pieces) {
+        byte[] firstLow = parent.key(first);
+        parent.removeRange(first, first + olds.size());
+        for (int j = 0; j < pieces.size(); j++) {
+            TreeNode piece = pieces.get(j);
+            byte[] low;
+            if (j == 0 || positional) {
+                low = firstLow;
+            } else if (piece.leaf) {
+                TreeNode prev = pieces.get(j - 1);
+                low = separator(prev.keys.get(prev.size() - 1), piece.keys.get(0));
+            } else {
+                low = piece.keys.get(0);
+            }
+            if (!piece.leaf && !positional) {
+                piece.keys.set(0, TreeNode.EMPTY);
+            }
+            piece.id = j < olds.size() ? olds.get(j).id : 0;
+            writePage(piece, piece.bytes());
+            parent.insertChild(first + j, low, piece.id, piece.total());
+        }
+        for (int j = pieces.size(); j < olds.size(); j++) {
+            freePage(olds.get(j));
+        }
+    }
+
+    /** The shortest prefix of {@code right} greater than {@code left} (left &lt; right). */
+    static byte[] separator(byte[] left, byte[] right) {
+        int c = Arrays.mismatch(left, right);
+        return c + 1 >= right.length ? right : Arrays.copyOf(right, c + 1);
+    }
+
+    private void writePage(TreeNode n, int size) {
+        byte[] bytes = n.encode(size);
+        if (n.id == 0) {
+            n.id = pages.add(bytes);
+        } else {
+            pages.write(n.id, bytes);
+        }
+        cache.put(n.id, n);
+    }
+
+    private void freePage(TreeNode n) {
+        if (n.id != 0) {
+            pages.free(n.id);
+            cache.remove(n.id);
+        }
+    }
+
+    // ------------------------------------------------------------------ whole trees
+
+    /** Frees page {@code id} at {@code height} (1: a leaf) and every page below it. */
+    private static void freeAll(PageStore pages, long id, int height, boolean positional) {
+        if (height > 1) {
+            TreeNode n = TreeNode.decode(id, pages.read(id), positional);
+            for (Long child : n.children) {
+                freeAll(pages, child, height - 1, positional);
+            }
+        }
+        pages.free(id);
+    }
+
+    /** See {@link Trees#copy}. */
+    static byte[] copy(byte[] state, PageStore from, PageStore to, boolean positional) {
+        if (state == null) {
+            return null;
+        }
+        CountedTree t = new CountedTree(state, from, positional);
+        if (t.rootId == 0) {
+            return state.clone();
+        }
+        t.rootId = copyPage(from, to, t.rootId, t.height, positional);
+        return t.state();
+    }
+
+    private static long copyPage(PageStore from, PageStore to, long id, int height, boolean positional) {
+        byte[] page = from.read(id);
+        if (height == 1) {
+            return to.add(page.clone());
+        }
+        TreeNode n = TreeNode.decode(id, page, positional);
+        for (int i = 0; i < n.size(); i++) {
+            n.children.set(i, copyPage(from, to, n.children.get(i), height - 1, positional));
+        }
+        return to.add(n.encode());
+    }
+
+    /** Every page id the collection in {@code state} holds (for checks and tests). */
+    static Set<Long> pagesOf(byte[] state, PageStore pages, boolean positional) {
+        Set<Long> out = new HashSet<>();
+        CountedTree t = new CountedTree(state, pages, positional);
+        if (t.rootId != 0) {
+            collect(pages, t.rootId, t.height, positional, out);
+        }
+        return out;
+    }
+
+    private static void collect(PageStore pages, long id, int height, boolean positional, Set<Long> out) {
+        out.add(id);
+        TreeNode n = TreeNode.decode(id, pages.read(id), positional);
+        if (n.leaf != (height == 1)) {
+            throw new IllegalStateException("page " + id + " at the wrong height");
+        }
+        for (int i = 0; !n.leaf && i < n.size(); i++) {
+            collect(pages, n.children.get(i), height - 1, positional, out);
+        }
+    }
+
+    int height() {
+        return height;
+    }
+
+    // ------------------------------------------------------------------ checks
+
+    private void requireKeyed() {
+        if (positional) {
+            throw new UnsupportedOperationException("a positional collection has no keys");
+        }
+    }
+
+    private void requirePositional() {
+        if (!positional) {
+            throw new UnsupportedOperationException("a keyed collection is not addressed by index");
+        }
+    }
+
+    private static void checkIndex(long index, long bound) {
+        if (index < 0 || index >= bound) {
+            throw new IndexOutOfBoundsException("index " + index + " out of 0.." + (bound - 1));
+        }
+    }
+
+    private static void checkEntry(byte[] key, byte[] value) {
+        if (key.length > MAX_KEY) {
+            throw new IllegalArgumentException("collection key of " + key.length
+                    + " bytes is over the limit of " + MAX_KEY);
+        }
+        if ((long) key.length + value.length > MAX_ENTRY) {
+            throw new IllegalArgumentException("collection entry of " + (key.length + value.length)
+                    + " bytes is over the limit of " + MAX_ENTRY);
+        }
+    }
+
+    /** For tests: the whole structure, checked (order, counts, sizes, low keys); throws if wrong. */
+    void check() {
+        if (rootId == 0) {
+            if (height != 1 || root.size() != count || root.size() > 0 && root.bytes() > inlineMax) {
+                throw new IllegalStateException("bad inline root");
+            }
+            checkLeafOrder(root);
+            return;
+        }
+        if (height == 1 && root().bytes() <= inlineMin) {
+            throw new IllegalStateException("a small single leaf left on a page");
+        }
+        long total = checkNode(rootId, height, null, null, true);
+        if (total != count) {
+            throw new IllegalStateException("count " + count + " but tree holds " + total);
+        }
+    }
+
+    private long checkNode(long id, int h, byte[] low, byte[] high, boolean isRoot) {
+        TreeNode n = TreeNode.decode(id, pages.read(id), positional);
+        if (n.leaf != (h == 1)) {
+            throw new IllegalStateException("page " + id + " at the wrong height");
+        }
+        if (n.bytes() > PageStore.MAX_PAGE) {
+            throw new IllegalStateException("page " + id + " too big");
+        }
+        if (!isRoot && (n.leaf ? n.size() < 1 : n.size() < 2)) {
+            throw new IllegalStateException("page " + id + " underfull: " + n.size());
+        }
+        if (isRoot && !n.leaf && n.size() < 2) {
+            throw new IllegalStateException("root with one child");
+        }
+        if (n.leaf) {
+            checkLeafOrder(n);
+            if (!positional && n.size() > 0) {
+                if (low != null && Arrays.compareUnsigned(n.keys.get(0), low) < 0) {
+                    throw new IllegalStateException("leaf " + id + " below its low key");
+                }
+                if (high != null && Arrays.compareUnsigned(n.keys.get(n.size() - 1), high) >= 0) {
+                    throw new IllegalStateException("leaf " + id + " at or above its high key");
+                }
+            }
+            return n.size();
+        }
+        long total = 0;
+        for (int i = 0; i < n.size(); i++) {
+            byte[] lo = positional ? null : i == 0 ? low : n.keys.get(i);
+            byte[] hi = positional ? null : i + 1 < n.size() ? n.keys.get(i + 1) : high;
+            if (lo != null && hi != null && Arrays.compareUnsigned(lo, hi) >= 0) {
+                throw new IllegalStateException("page " + id + " low keys out of order");
+            }
+            long c = checkNode(n.children.get(i), h - 1, lo, hi, false);
+            if (c != n.counts.get(i)) {
+                throw new IllegalStateException("page " + id + " child " + i + " count "
+                        + n.counts.get(i) + " but holds " + c);
+            }
+            total += c;
+        }
+        return total;
+    }
+
+    private void checkLeafOrder(TreeNode n) {
+        for (int i = 1; !positional && i < n.size(); i++) {
+            if (Arrays.compareUnsigned(n.keys.get(i - 1), n.keys.get(i)) >= 0) {
+                throw new IllegalStateException("leaf keys out of order");
+            }
+        }
+    }
+}

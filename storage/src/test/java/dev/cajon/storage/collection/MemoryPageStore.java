@@ -1,0 +1,89 @@
+package dev.cajon.storage.collection;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A {@link PageStore} on a heap map, for tests: it checks the contract (page sizes, unknown
+ * pages, ids never 0) and counts what a tree does with it.
+ */
+final class MemoryPageStore implements PageStore {
+    private final Map<Long, byte[]> pages = new HashMap<>();
+    private long next = 1;
+    long reads;
+    long adds;
+    long writes;
+    long frees;
+    long bytesWritten;
+
+    @Override
+    public byte[] read(long page) {
+        byte[] b = pages.get(page);
+        if (b == null) {
+            throw new IllegalStateException("no page " + page);
+        }
+        reads++;
+        return b;
+    }
+
+    @Override
+    public long add(byte[] bytes) {
+        check(bytes);
+        long id = next++;
+        pages.put(id, bytes);
+        adds++;
+        bytesWritten += bytes.length;
+        return id;
+    }
+
+    @Override
+    public void write(long page, byte[] bytes) {
+        check(bytes);
+        if (!pages.containsKey(page)) {
+            throw new IllegalStateException("write to missing page " + page);
+        }
+        pages.put(page, bytes);
+        writes++;
+        bytesWritten += bytes.length;
+    }
+
+    @Override
+    public void free(long page) {
+        if (pages.remove(page) == null) {
+            throw new IllegalStateException("free of missing page " + page);
+        }
+        frees++;
+    }
+
+    /** Page writes of any kind (add, write, free) so far. */
+    long touches() {
+        return adds + writes + frees;
+    }
+
+    void resetCounters() {
+        reads = adds = writes = frees = bytesWritten = 0;
+    }
+
+    Set<Long> ids() {
+        return pages.keySet();
+    }
+
+    int count() {
+        return pages.size();
+    }
+
+    long totalBytes() {
+        long t = 0;
+        for (byte[] b : pages.values()) {
+            t += b.length;
+        }
+        return t;
+    }
+
+    private static void check(byte[] bytes) {
+        if (bytes.length > MAX_PAGE) {
+            throw new IllegalStateException("page of " + bytes.length + " bytes over MAX_PAGE");
+        }
+    }
+}
