@@ -41,7 +41,7 @@ final class Growth {
      * {@code getExtraTiersInUse}, seen in {@code IdleKeyspaceTest}).
      */
     static boolean needed(KeyspaceEngine e) {
-        return e.counts.keys.sum() > e.file.capacity() || tierGrowth(e);
+        return e.counts.entries() > e.file.capacity() || tierGrowth(e);
     }
 
     private static boolean tierGrowth(KeyspaceEngine e) {
@@ -61,7 +61,7 @@ final class Growth {
         e.lockAll();
         try {
             e.map(); // a released map is mapped (and its clean state dropped) before it changes
-            long live = c.keys.sum();
+            long live = c.entries(); // keys and collections' pages: both are map entries
             if (!forced && live <= file.capacity() && !tierGrowth(e)) {
                 return; // someone else grew it
             }
@@ -73,10 +73,17 @@ final class Growth {
             int avgValue = (int) Math.max(8, Math.min(ValueHeader.headerLength(0) + Keyspace.BLOB_THRESHOLD,
                     c.valueBytes.sum() / n + 1));
             long now = e.clock.nowMillis();
-            long[] kept = new long[4];
+            long[] kept = new long[5];
             List<Long> deadBlobs = new ArrayList<>();
             file.grow(target, avgKey, avgValue, (k, v) -> {
-                if (ValueHeader.isExpired(v, now)) {
+                if (KeyCodec.isPage(k)) {
+                    kept[4]++; // a page never expires: its collection's key entry does
+                    kept[3] += KeyCounts.footprint(k, v);
+                    return true;
+                }
+                // an expired collection is kept as it is: dropping its key entry here would orphan
+                // its pages; the wheel's record (or the next read) removes it with them
+                if (ValueHeader.isExpired(v, now) && !ValueHeader.isCollection(v)) {
                     e.touched(k);
                     if (ValueHeader.isBlob(v)) {
                         deadBlobs.add(ValueHeader.blobId(v));
@@ -94,6 +101,7 @@ final class Growth {
                 return true;
             });
             c.set(kept[0], kept[1], kept[2], kept[3]);
+            c.setPages(kept[4]);
             e.epoch++;
             deadBlobs.forEach(e.blobs::delete);
         } finally {

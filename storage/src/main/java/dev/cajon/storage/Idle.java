@@ -41,6 +41,8 @@ final class Idle {
                 throw new java.io.UncheckedIOException(ex);
             }
             m = e.file.reopen();
+            // a keyspace opened released knows its keys, not its collections' pages: the rest
+            e.counts.setPages(Math.max(0, m.longSize() - e.counts.keys.sum()));
             Runnable r = e.onWake;
             if (r != null) {
                 r.run();

@@ -19,6 +19,10 @@ import java.util.Arrays;
  *       {@link #fileName}, which is how SCAN and KEYS return it.</li>
  * </ul>
  * The three forms cannot collide: plain stored keys never start with {@code 0xFF}.
+ *
+ * <p>A fourth form is not a client's key at all: a page of a collection is stored under
+ * {@code 0xFF 0x02} + collection id (8 bytes, big-endian) + page id (8 bytes, big-endian), 18
+ * bytes ({@link #pageKey}). Walks and counts skip these.
  */
 public final class KeyCodec {
     /** Longest key stored inline in the map. */
@@ -27,6 +31,9 @@ public final class KeyCodec {
     private static final byte ESCAPED = 0;
     private static final byte DIGEST = 1;
     private static final int DIGEST_KEY_LENGTH = 34;
+    private static final byte PAGE = 2;
+    /** Length of a page entry's stored key. */
+    public static final int PAGE_KEY_LENGTH = 18;
 
     private KeyCodec() {
     }
@@ -64,6 +71,42 @@ public final class KeyCodec {
             return Arrays.copyOfRange(mapKey, 2, mapKey.length);
         }
         return mapKey;
+    }
+
+    /** The stored key of page {@code page} of collection {@code collectionId}. */
+    public static byte[] pageKey(long collectionId, long page) {
+        byte[] out = new byte[PAGE_KEY_LENGTH];
+        out[0] = MARK;
+        out[1] = PAGE;
+        for (int i = 0; i < 8; i++) {
+            out[2 + i] = (byte) (collectionId >>> (56 - 8 * i));
+            out[10 + i] = (byte) (page >>> (56 - 8 * i));
+        }
+        return out;
+    }
+
+    /** Whether a stored key is a collection's page (not a client's key). */
+    public static boolean isPage(byte[] mapKey) {
+        return mapKey.length == PAGE_KEY_LENGTH && mapKey[0] == MARK && mapKey[1] == PAGE;
+    }
+
+    /** {@link #isPage(byte[])} of an entry's key read in place. */
+    public static boolean isPage(net.openhft.chronicle.hash.Data<byte[]> key) {
+        if (key.size() != PAGE_KEY_LENGTH) {
+            return false;
+        }
+        net.openhft.chronicle.bytes.RandomDataInput in = key.bytes();
+        long off = key.offset();
+        return in.readByte(off) == MARK && in.readByte(off + 1) == PAGE;
+    }
+
+    /** The collection id a page key names. */
+    public static long pageCollection(byte[] pageKey) {
+        long v = 0;
+        for (int i = 2; i < 10; i++) {
+            v = (v << 8) | (pageKey[i] & 0xFF);
+        }
+        return v;
     }
 
     /** The name of the file that holds a digest key's bytes. */

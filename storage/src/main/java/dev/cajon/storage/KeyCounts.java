@@ -16,6 +16,11 @@ final class KeyCounts {
     static final long DEADLINE_BASE = 1_700_000_000_000L;
 
     final LongAdder keys = new LongAdder();
+    /**
+     * Collections' page entries: map entries that are not keys (DBSIZE, INFO keyspace and the key
+     * quota count {@link #keys}; growth counts both, the byte quota counts the pages' bytes).
+     */
+    final LongAdder pages = new LongAdder();
     /** Live keys that carry a deadline (INFO keyspace "expires"). */
     final LongAdder volatileKeys = new LongAdder();
     final LongAdder expired = new LongAdder();
@@ -47,6 +52,16 @@ final class KeyCounts {
 
     void set(CleanState clean) {
         set(clean.keys, clean.volatileKeys, clean.deadlineSum, clean.bytes);
+    }
+
+    /** Sets the page count (a walk's or the map's entries less its keys). */
+    void setPages(long n) {
+        reset(pages, n);
+    }
+
+    /** Every map entry: keys and pages (what growth sizes the map by). */
+    long entries() {
+        return keys.sum() + pages.sum();
     }
 
     private static void reset(LongAdder counter, long value) {

@@ -51,6 +51,11 @@ final class KeyMoves {
             if (old != null && ValueHeader.isBlob(old)) {
                 e.dropBlob(ValueHeader.blobId(old));
             }
+            // a collection moves by its key entry alone (its pages are keyed by its id); one
+            // that was under the destination goes
+            if (KeyspaceEngine.collectionLeftBy(old, v)) {
+                e.dropCollection(dst, old);
+            }
             return OpStatus.OK;
         });
     }
@@ -69,11 +74,18 @@ final class KeyMoves {
                 if (v == null) {
                     return OpStatus.NOT_FOUND;
                 }
-                return copyInto(e, v, dst, replace);
+                return copyInto(e, v, dst, userDst, replace);
             });
         }
+        KeyCollections.Detached[] pages = {null};
         byte[] snapshot = e.locked(src, () -> {
             byte[] v = e.readLive(src);
+            pages[0] = null;
+            if (v != null && ValueHeader.isCollection(v)) {
+                // a copy of the pages, under an id the target gives them (see adoptCopy)
+                pages[0] = KeyCollections.copyOut(e, v);
+                return v;
+            }
             if (v == null || !ValueHeader.isBlob(v)) {
                 return v;
             }
@@ -84,13 +96,22 @@ final class KeyMoves {
         if (snapshot == null) {
             return OpStatus.NOT_FOUND;
         }
+        if (pages[0] != null) {
+            return adoptCollection(target, snapshot, pages[0], dst, userDst, replace);
+        }
         return adoptCopy(target, snapshot, dst, userDst, replace);
     }
 
-    private static OpStatus copyInto(KeyspaceEngine e, byte[] v, byte[] dst, boolean replace) {
+    private static OpStatus copyInto(KeyspaceEngine e, byte[] v, byte[] dst, byte[] userDst, boolean replace) {
         byte[] old = e.readLive(dst);
         if (old != null && !replace) {
             return OpStatus.NOT_APPLIED;
+        }
+        if (ValueHeader.isCollection(v)) {
+            KeyCollections.Detached d = KeyCollections.copyOut(e, v);
+            KeyCollections.adopt(e, dst, userDst, old, ValueHeader.type(v), d.state,
+                    d.pages, ValueHeader.expireAt(v));
+            return OpStatus.OK;
         }
         byte[] stored = v;
         if (ValueHeader.isBlob(v)) {
@@ -99,6 +120,26 @@ final class KeyMoves {
         }
         e.putEncoded(dst, stored, old);
         return OpStatus.OK;
+    }
+
+    /** Receives a collection copied from another keyspace: its pages are written whole with its key entry. */
+    private static OpStatus adoptCollection(KeyspaceEngine e, byte[] snapshot, KeyCollections.Detached d, byte[] dst,
+                                            byte[] userDst, boolean replace) {
+        return e.locked(dst, userDst, () -> {
+            byte[] old = e.readLive(dst);
+            if (old != null && !replace) {
+                return OpStatus.NOT_APPLIED;
+            }
+            if (ValueHeader.isExpired(snapshot, e.clock.nowMillis())) {
+                if (old != null) {
+                    e.removeStored(dst, old);
+                }
+                return OpStatus.OK;
+            }
+            KeyCollections.adopt(e, dst, userDst, old, ValueHeader.type(snapshot), d.state, d.pages,
+                    ValueHeader.expireAt(snapshot));
+            return OpStatus.OK;
+        });
     }
 
     /** Receives a value copied from another keyspace; a blob payload is already in our store. */

@@ -8,7 +8,8 @@ import net.openhft.chronicle.map.ChronicleMap;
 /**
  * Whole-map walks: SCAN, KEYS and RANDOMKEY. Each holds txGate exclusively (never part of a
  * transaction, see {@link Sections}) and the map lock shared (growth and FLUSHDB take it
- * exclusively), and judges liveness from the entry itself, read in place.
+ * exclusively), and judges liveness from the entry itself, read in place. Collections' page
+ * entries ({@link KeyCodec#isPage}) are not keys: every walk skips them.
  */
 final class KeyWalks {
     private KeyWalks() {
@@ -18,6 +19,14 @@ final class KeyWalks {
 
     /** See {@link Keyspace#scan}. */
     static long scan(KeyspaceEngine e, long cursor, int count, Consumer<byte[]> visitor) {
+        return scan(e, cursor, count, (byte) 0, visitor);
+    }
+
+    /**
+     * {@link #scan} visiting only keys of value-header type {@code type} (0: every type), judged
+     * in place; the keys of other types still count towards {@code count}, as in Redis.
+     */
+    static long scan(KeyspaceEngine e, long cursor, int count, byte type, Consumer<byte[]> visitor) {
         e.txGate.writeLock().lock(); // never part of a transaction (see atomically)
         e.mapLock.readLock().lock();
         try {
@@ -37,10 +46,12 @@ final class KeyWalks {
             while (seg < segs && seen[0] < count) {
                 try (var ctx = m.segmentContext(seg)) {
                     ctx.forEachSegmentEntry(en -> {
-                        byte[] uk = KeyspaceEngine.isExpired(en.value(), now) ? null
+                        byte[] uk = KeyCodec.isPage(en.key()) || KeyspaceEngine.isExpired(en.value(), now) ? null
                                 : e.userKeyOf(en.key().get().clone());
                         if (uk != null) {
-                            visitor.accept(uk);
+                            if (type == 0 || en.value().bytes().readByte(en.value().offset() + 1) == type) {
+                                visitor.accept(uk);
+                            }
                             seen[0]++;
                         }
                     });
@@ -61,7 +72,7 @@ final class KeyWalks {
         try {
             long now = e.clock.nowMillis();
             e.map().forEachEntry(en -> {
-                byte[] uk = KeyspaceEngine.isExpired(en.value(), now) ? null : e.userKeyOf(en.key().get().clone());
+                byte[] uk = KeyCodec.isPage(en.key()) || KeyspaceEngine.isExpired(en.value(), now) ? null : e.userKeyOf(en.key().get().clone());
                 if (uk != null) {
                     visitor.accept(uk);
                 }
@@ -100,6 +111,9 @@ final class KeyWalks {
         // sparse keyspace: walk everything once
         byte[][] found = new byte[1][];
         m.forEachEntryWhile(en -> {
+            if (KeyCodec.isPage(en.key())) {
+                return true;
+            }
             byte[] v = en.value().get();
             if (!ValueHeader.isExpired(v, e.clock.nowMillis())) {
                 found[0] = en.key().get().clone();
@@ -120,7 +134,7 @@ final class KeyWalks {
             byte[][] out = new byte[1][];
             ctx.forEachSegmentEntryWhile(en -> {
                 if (skip[0]-- == 0) {
-                    if (!KeyspaceEngine.isExpired(en.value(), now)) {
+                    if (!KeyCodec.isPage(en.key()) && !KeyspaceEngine.isExpired(en.value(), now)) {
                         out[0] = en.key().get().clone();
                     }
                     return false;

@@ -46,9 +46,12 @@ import net.openhft.chronicle.map.ChronicleMap;
  * {@code journals.beginBatch} first. The engine then journals overwrites, keeps the counts,
  * watches and wheel records, grows the map and retries the body. Nothing in the engine changes;
  * the type's header byte is a new, append-only {@link ValueHeader} code, and {@link #typeName}
- * names it. (Every stored value is a string today, so {@link StringOps} does not check the type
- * yet: with the second type it reads with {@code readLive(key, TYPE_STRING)} too, and its GET-like
- * results, which carry no status today, get a WRONG_TYPE answer.)
+ * names it. The string operations read with {@code readLive(key, TYPE_STRING)}.
+ *
+ * <p>A collection type (hash, set, sorted set, list) is written on {@link #collections()} instead
+ * ({@link KeyCollections}: a key entry plus pages in this map, whole-or-nothing writes, release
+ * on DEL, expiry and overwrite, O(1) RENAME, COPY by the type's copy), so that the key commands
+ * here hold for it unchanged.
  *
  * <h2>Expiry</h2>
  * A deadline lives in the value header. Every read goes through the engine's {@code readLive},
@@ -111,7 +114,7 @@ public final class Keyspace implements Closeable {
              ExpiryListener listener) {
         this.e = new KeyspaceEngine(this, dir, name, clock, file, blobs, journals, listener);
         this.strings = new StringOps(e);
-        this.collections = new dev.cajon.storage.collection.MemoryCollectionAccess();
+        this.collections = new KeyCollections(e);
         this.hashes = new HashOps(collections);
         this.sets = new SetOps(collections);
         this.zsets = new ZSetOps(collections);
@@ -444,7 +447,52 @@ public final class Keyspace implements Closeable {
         if (type == ValueHeader.TYPE_STRING) {
             return "string";
         }
-        throw new IllegalStateException("unknown value type " + type);
+        dev.cajon.storage.collection.CollectionType t = dev.cajon.storage.collection.CollectionTypes.of(type);
+        if (t == null) {
+            throw new IllegalStateException("unknown value type " + type);
+        }
+        return t.name();
+    }
+
+    /**
+     * The value-header type code of a Redis type name (SCAN ... TYPE), case-insensitive; -1 for a
+     * name no type has (then no key matches, as in Redis 7.0).
+     */
+    public static byte typeCode(String name) {
+        if (name.equalsIgnoreCase("string")) {
+            return ValueHeader.TYPE_STRING;
+        }
+        for (byte code = 0; code < 64; code++) {
+            dev.cajon.storage.collection.CollectionType t = dev.cajon.storage.collection.CollectionTypes.of(code);
+            if (t != null && t.name().equalsIgnoreCase(name)) {
+                return code;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * OBJECT ENCODING: Redis's name for how the key's value is stored ("embstr", "int", "raw",
+     * or what the collection's type answers), or null when the key is absent.
+     */
+    public String encoding(byte[] userKey) {
+        byte[] key = KeyCodec.mapKey(userKey);
+        return e.locked(key, userKey, () -> {
+            byte[] v = e.readLive(key);
+            if (v == null) {
+                return null;
+            }
+            if (ValueHeader.isCollection(v)) {
+                dev.cajon.storage.collection.CollectionType t =
+                        dev.cajon.storage.collection.CollectionTypes.of(ValueHeader.type(v));
+                return t == null ? "unknown" : t.encoding(ValueHeader.collectionState(v));
+            }
+            long len = ValueHeader.stringLength(v);
+            if (!ValueHeader.isBlob(v) && len <= 20 && Numbers.isLong(v, ValueHeader.payloadOffset(v), (int) len)) {
+                return "int";
+            }
+            return len <= 44 ? "embstr" : "raw";
+        });
     }
 
     /**
@@ -594,6 +642,7 @@ public final class Keyspace implements Closeable {
             e.file.reset();
             e.blobs.deleteAll();
             e.counts.set(0, 0, 0, 0);
+            e.counts.setPages(0);
             e.epoch++;
         } finally {
             e.unlockAll();
@@ -614,6 +663,22 @@ public final class Keyspace implements Closeable {
      */
     public long scan(long cursor, int count, Consumer<byte[]> visitor) {
         return KeyWalks.scan(e, cursor, count, visitor);
+    }
+
+    /**
+     * SCAN ... TYPE: {@link #scan} visiting only keys whose value-header type is {@code type}
+     * (see {@link #typeCode}; 0: every type, -1: none).
+     */
+    public long scan(long cursor, int count, byte type, Consumer<byte[]> visitor) {
+        if (type == -1) {
+            return KeyWalks.scan(e, cursor, count, (byte) 0, k -> { });
+        }
+        return KeyWalks.scan(e, cursor, count, type, visitor);
+    }
+
+    /** Map entries that are collections' pages, not keys (for tests and INFO). */
+    public long pageCount() {
+        return e.counts.pages.sum();
     }
 
     /** KEYS: visits every live key. The visitor must not call back into this keyspace. */

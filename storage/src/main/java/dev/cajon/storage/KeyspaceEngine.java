@@ -291,7 +291,16 @@ final class KeyspaceEngine {
         return ValueHeader.isExpired(value.bytes(), value.offset(), now);
     }
 
+    /** Removes a live key; a collection's pages go too (after its key entry, see {@link #dropCollection}). */
     void removeStored(byte[] key, byte[] stored) {
+        removeEntry(key, stored);
+        if (ValueHeader.isCollection(stored)) {
+            dropCollection(key, stored);
+        }
+    }
+
+    /** Removes a live key's entry and keeps the counts; a collection's pages stay (the caller's). */
+    void removeEntry(byte[] key, byte[] stored) {
         map().remove(key);
         touched(key);
         if (KeyCodec.isDigest(key)) {
@@ -432,6 +441,33 @@ final class KeyspaceEngine {
             undo.written(key, old, oldBlob);
         } else if (oldBlob != ValueHeader.NO_BLOB) {
             dropBlob(oldBlob);
+        }
+        if (collectionLeftBy(old, stored)) {
+            if (undo != null) {
+                undo.deadCollections.add(new byte[][] {key, old});
+            } else {
+                dropCollection(key, old);
+            }
+        }
+    }
+
+    /** Whether {@code gone} is a collection that {@code kept} (the key's new value) does not name. */
+    static boolean collectionLeftBy(byte[] gone, byte[] kept) {
+        return gone != null && ValueHeader.isCollection(gone) && (kept == null || !ValueHeader.isCollection(kept)
+                || ValueHeader.collectionId(kept) != ValueHeader.collectionId(gone));
+    }
+
+    /**
+     * A collection's key entry ({@code stored}, under {@code key}) was removed or overwritten: its
+     * pages are freed now, or when this thread's atomic section ends (its undo record may still
+     * name the collection). The key's stripe lock is held.
+     */
+    void dropCollection(byte[] key, byte[] stored) {
+        Sections.Section s = section.get();
+        if (s != null) {
+            s.deadCollections.add(new byte[][] {key, stored});
+        } else {
+            KeyCollections.release(this, stored);
         }
     }
 

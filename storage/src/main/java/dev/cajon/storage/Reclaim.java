@@ -35,6 +35,17 @@ final class Reclaim {
     }
 
     private static long reclaimInContext(KeyspaceEngine e, byte[] key, long recordAt, int slot) {
+        byte[][] collection = {null};
+        long r = reclaimInContext(e, key, recordAt, slot, collection);
+        if (collection[0] != null) {
+            // after the context closed: releasing reads and removes other entries of the map
+            e.dropCollection(key, collection[0]);
+        }
+        return r;
+    }
+
+    private static long reclaimInContext(KeyspaceEngine e, byte[] key, long recordAt, int slot,
+                                         byte[][] collection) {
         // One Chronicle lookup: read the header in place and remove through the same context
         // (the reaper's hot path, up to hundreds of thousands of keys a second in a storm).
         try (net.openhft.chronicle.map.ExternalMapQueryContext<byte[], byte[], ?> q = e.map().queryContext(key)) {
@@ -56,6 +67,9 @@ final class Reclaim {
             }
             long blobId = ValueHeader.blobIdOrNone(in, off);
             long bytes = KeyCounts.footprint(key.length, data);
+            if (ValueHeader.isCollection(in, off)) {
+                collection[0] = data.getUsing(null);
+            }
             q.remove(en);
             e.touched(key);
             e.accountExpired(at, blobId, bytes);

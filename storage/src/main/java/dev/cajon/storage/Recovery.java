@@ -201,6 +201,8 @@ final class Recovery {
     private static void loadClean(Keyspace ks, CleanState clean) {
         KeyspaceEngine e = ks.engine();
         e.counts.set(clean);
+        // the clean state counts keys; every other entry of the map is a collection's page
+        e.counts.setPages(Math.max(0, e.map().longSize() - clean.keys));
         long now = e.clock.nowMillis();
         int dead = 0;
         for (CleanState.Entry r : clean.records) {
@@ -236,6 +238,9 @@ final class Recovery {
         Set<Long> liveBlobs = new HashSet<>();
         Set<String> liveKeyFiles = new HashSet<>();
         long[] count = new long[4];
+        // collections: the ids live key entries name, and every page's (collection id, stored key)
+        Set<Long> liveCollections = new HashSet<>();
+        List<byte[]> pages = new ArrayList<>();
         // headers are read in place: a restart with millions of keys copies no value
         ks.map().forEachEntry(e -> {
             net.openhft.chronicle.hash.Data<byte[]> d = e.value();
@@ -244,10 +249,18 @@ final class Recovery {
             if (d.size() < 4 || in.readByte(off) != ValueHeader.LAYOUT_V1) {
                 ValueHeader.checkLayout(d.get()); // throws with the layout it found
             }
+            if (KeyCodec.isPage(e.key())) {
+                pages.add(e.key().get().clone());
+                count[3] += KeyCounts.footprint((int) e.key().size(), d);
+                return;
+            }
             long at = ValueHeader.expireAt(in, off);
             if (ValueHeader.isPast(at, now)) {
                 dead.add(e.key().get().clone());
                 return;
+            }
+            if (ValueHeader.isCollection(in, off)) {
+                liveCollections.add(ValueHeader.collectionId(d.get()));
             }
             count[0]++;
             count[3] += KeyCounts.footprint((int) e.key().size(), d);
@@ -268,7 +281,27 @@ final class Recovery {
         for (byte[] k : dead) {
             ks.map().remove(k);
         }
+        // Pages no live key entry names: those of collections that expired while down, and those a
+        // crash left behind (a DEL of a collection removes its key entry first, then its pages)
+        long orphanPages = 0;
+        long pageCount = 0;
+        for (byte[] pk : pages) {
+            if (liveCollections.contains(KeyCodec.pageCollection(pk))) {
+                pageCount++;
+            } else {
+                byte[] v = ks.map().get(pk);
+                if (v != null) {
+                    ks.map().remove(pk);
+                    count[3] -= KeyCounts.footprint(pk, v);
+                }
+                orphanPages++;
+            }
+        }
         ks.counts.set(count[0], count[1], count[2], count[3]);
+        ks.counts.setPages(pageCount);
+        if (orphanPages > 0) {
+            log.info("{}: removed {} collection pages no key names any more", ks.name, orphanPages);
+        }
         int orphans = ks.blobs.sweep(liveBlobs);
         ks.blobs.sweepKeyFiles(liveKeyFiles);
         if (!dead.isEmpty() || orphans > 0) {

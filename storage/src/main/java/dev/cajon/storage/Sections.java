@@ -44,6 +44,13 @@ final class Sections {
         final boolean whole;
         final List<Long> deadBlobs = new ArrayList<>();
         final List<String> deadKeyFiles = new ArrayList<>();
+        /** Collections ({key, stored}) commands let go: their pages are freed when the section ends. */
+        final List<byte[][]> deadCollections = new ArrayList<>();
+        /**
+         * The section's snapshot (null without undo): collection writes add every page's previous
+         * value to it, so that a take-back restores pages with their key entries.
+         */
+        Undo undo;
         /** A write ran out of room inside a keyed section: take back, grow and run again. */
         boolean outOfRoom;
 
@@ -77,6 +84,7 @@ final class Sections {
                     before = snapshot(e, stored);
                     token = e.journals.tx().begin(whole ? 0 : idx[0], undoRecord(before));
                 }
+                s.undo = before;
                 e.section.set(s);
                 T result = null;
                 try {
@@ -191,6 +199,35 @@ final class Sections {
      * After a section: deletes the files it let go (those its snapshot names stay when it was
      * taken back), brings long keys' files in line, and grows the map if it passed its capacity.
      */
+    /**
+     * Frees the pages of the collections the section let go, each under its key's stripe, except
+     * those its taken-back snapshot names again.
+     */
+    private static void releaseCollections(KeyspaceEngine e, Section s, Undo takenBack) {
+        if (s.deadCollections.isEmpty()) {
+            return;
+        }
+        Set<Long> named = new HashSet<>();
+        if (takenBack != null) {
+            for (byte[] v : takenBack.before) {
+                if (v != null && ValueHeader.isCollection(v)) {
+                    named.add(ValueHeader.collectionId(v));
+                }
+            }
+        }
+        for (byte[][] c : s.deadCollections) {
+            if (named.contains(ValueHeader.collectionId(c[1]))) {
+                continue;
+            }
+            ReentrantLock l = e.lockIndex(KeyspaceEngine.stripeOf(c[0]));
+            try {
+                KeyCollections.release(e, c[1]);
+            } finally {
+                l.unlock();
+            }
+        }
+    }
+
     private static void finish(KeyspaceEngine e, Section s, byte[][] userKeys, byte[][] keys, Undo takenBack,
             boolean grow) {
         Set<Long> named = new HashSet<>();
@@ -206,6 +243,7 @@ final class Sections {
                 e.blobs.delete(id);
             }
         }
+        releaseCollections(e, s, takenBack);
         if (!s.deadKeyFiles.isEmpty() || takenBack != null) {
             for (int i = 0; i < keys.length; i++) {
                 int st = KeyspaceEngine.stripeOf(keys[i]);

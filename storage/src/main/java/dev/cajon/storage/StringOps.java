@@ -2,6 +2,7 @@ package dev.cajon.storage;
 
 import dev.cajon.storage.chronicle.BatchJournal;
 import dev.cajon.storage.chronicle.ValueHeader;
+import dev.cajon.storage.collection.CollectionAccess;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -33,13 +34,25 @@ public final class StringOps {
         this.inPlace = new StringsInPlace(e);
     }
 
-    /** GET: the value, or null when the key is absent. */
+    /**
+     * GET: the value, or null when the key is absent. Throws {@link CollectionAccess.WrongType}
+     * for a key of another type (as GETDEL, GETEX and STRLEN do; the server answers WRONGTYPE).
+     */
     public StringValue get(byte[] userKey) {
         byte[] key = KeyCodec.mapKey(userKey);
         return e.locked(key, userKey, () -> {
-            byte[] v = e.readLive(key);
+            byte[] v = readString(key);
             return v == null ? null : view(v);
         });
+    }
+
+    /** The live string under {@code key}, or null; throws WrongType for another type. */
+    private byte[] readString(byte[] key) {
+        byte[] v = e.readLive(key, ValueHeader.TYPE_STRING);
+        if (v == KeyspaceEngine.WRONG_TYPE) {
+            throw CollectionAccess.WrongType.INSTANCE;
+        }
+        return v;
     }
 
     /**
@@ -54,8 +67,9 @@ public final class StringOps {
         return e.locked(ks, uk, () -> {
             StringValue[] out = new StringValue[n];
             for (int i = 0; i < n; i++) {
-                byte[] v = e.readLive(ks[i]);
-                out[i] = v == null ? null : view(v);
+                byte[] v = e.readLive(ks[i], ValueHeader.TYPE_STRING);
+                // MGET answers nil for a key of another type, as Redis does
+                out[i] = v == null || v == KeyspaceEngine.WRONG_TYPE ? null : view(v);
             }
             return out;
         });
@@ -89,7 +103,8 @@ public final class StringOps {
             net.openhft.chronicle.bytes.RandomDataInput in = d.bytes();
             long off = d.offset();
             long at = ValueHeader.expireAt(in, off);
-            if (ValueHeader.isPast(at, e.clock.nowMillis()) || ValueHeader.blobIdOrNone(in, off) != ValueHeader.NO_BLOB) {
+            if (ValueHeader.isPast(at, e.clock.nowMillis()) || ValueHeader.blobIdOrNone(in, off) != ValueHeader.NO_BLOB
+                    || in.readByte(off + 1) != ValueHeader.TYPE_STRING) {
                 return Keyspace.USE_GET;
             }
             int h = ValueHeader.headerLength(in, off);
@@ -119,7 +134,7 @@ public final class StringOps {
     public long strlenOrAbsent(byte[] userKey) {
         byte[] key = KeyCodec.mapKey(userKey);
         return e.locked(key, userKey, () -> {
-            byte[] v = e.readLive(key);
+            byte[] v = readString(key);
             return v == null ? -1L : ValueHeader.stringLength(v);
         });
     }
@@ -140,6 +155,9 @@ public final class StringOps {
         }
         return e.locked(key, userKey, () -> {
             byte[] old = e.readLive(key);
+            if (wantOld && old != null && ValueHeader.type(old) != ValueHeader.TYPE_STRING) {
+                return new SetResult(OpStatus.WRONG_TYPE, null); // SET ... GET, GETSET: nothing written
+            }
             if (cond == SetCondition.IF_ABSENT && old != null
                     || cond == SetCondition.IF_PRESENT && old == null) {
                 return wantOld && old != null ? new SetResult(OpStatus.NOT_APPLIED, view(old))
@@ -220,7 +238,7 @@ public final class StringOps {
         // Files go only now: until the batch is ended, a crash replays all of it, and every blob
         // and key file it names must still be there.
         if (undo != null) {
-            undo.deleteFiles(e::dropBlob, failed == null);
+            undo.deleteFiles(e, e::dropBlob, failed == null);
         }
         if (failed != null) {
             throw failed;
@@ -289,7 +307,7 @@ public final class StringOps {
     public StringValue getDel(byte[] userKey) {
         byte[] key = KeyCodec.mapKey(userKey);
         return e.locked(key, userKey, () -> {
-            byte[] v = e.readLive(key);
+            byte[] v = readString(key);
             if (v == null) {
                 return null;
             }
@@ -306,7 +324,7 @@ public final class StringOps {
     public StringValue getEx(byte[] userKey, long expireAt) {
         byte[] key = KeyCodec.mapKey(userKey);
         return e.locked(key, userKey, () -> {
-            byte[] v = e.readLive(key);
+            byte[] v = readString(key);
             if (v == null) {
                 return null;
             }
@@ -322,7 +340,10 @@ public final class StringOps {
     public LengthResult append(byte[] userKey, byte[] value) {
         byte[] key = KeyCodec.mapKey(userKey);
         return e.locked(key, userKey, () -> {
-            byte[] old = e.readLive(key);
+            byte[] old = e.readLive(key, ValueHeader.TYPE_STRING);
+            if (old == KeyspaceEngine.WRONG_TYPE) {
+                return new LengthResult(OpStatus.WRONG_TYPE, 0);
+            }
             if (old == null) {
                 e.putEncoded(key, encode(value, 0, value.length, ValueHeader.NO_EXPIRY), null);
                 return new LengthResult(OpStatus.OK, value.length);
@@ -352,7 +373,10 @@ public final class StringOps {
     public LengthResult setRange(byte[] userKey, long offset, byte[] value) {
         byte[] key = KeyCodec.mapKey(userKey);
         return e.locked(key, userKey, () -> {
-            byte[] old = e.readLive(key);
+            byte[] old = e.readLive(key, ValueHeader.TYPE_STRING);
+            if (old == KeyspaceEngine.WRONG_TYPE) {
+                return new LengthResult(OpStatus.WRONG_TYPE, 0);
+            }
             long oldLen = old == null ? 0 : ValueHeader.stringLength(old);
             if (value.length == 0) {
                 return new LengthResult(OpStatus.OK, oldLen);
@@ -402,7 +426,10 @@ public final class StringOps {
     public BytesResult incrByFloat(byte[] userKey, BigDecimal incr) {
         byte[] key = KeyCodec.mapKey(userKey);
         return e.locked(key, userKey, () -> {
-            byte[] old = e.readLive(key);
+            byte[] old = e.readLive(key, ValueHeader.TYPE_STRING);
+            if (old == KeyspaceEngine.WRONG_TYPE) {
+                return new BytesResult(OpStatus.WRONG_TYPE, null);
+            }
             BigDecimal cur = BigDecimal.ZERO;
             long at = ValueHeader.NO_EXPIRY;
             if (old != null) {

@@ -28,16 +28,42 @@ final class StringsInPlace {
      */
     SetResult set(byte[] key, byte[] value, byte[] encoded, SetCondition cond, long expireAt, Undo undo) {
         int slot = KeyspaceEngine.stripeOf(key);
+        byte[][] gone = new byte[2][];
         try {
-            return setInContext(key, value, encoded, cond, expireAt, slot, undo);
+            return setInContext(key, value, encoded, cond, expireAt, slot, undo, gone);
         } finally {
             // after the context closed: Chronicle stores the entry's checksum on close
             e.journals.endWrite(slot);
+            released(key, gone, undo);
+        }
+    }
+
+    /**
+     * A collection the write removed or overwrote ({@code gone[0]}; {@code gone[1]} non-null
+     * when it was live): its pages go now that the context is closed, or once the batch is
+     * through when it may be taken back ({@code undo}).
+     */
+    private void released(byte[] key, byte[][] gone, Undo undo) {
+        if (gone[0] == null) {
+            return;
+        }
+        if (undo != null && gone[1] != null) {
+            undo.deadCollections.add(new byte[][] {key, gone[0]});
+        } else {
+            e.dropCollection(key, gone[0]);
+        }
+    }
+
+    /** Notes a collection entry {@code d} that the context is about to remove or overwrite. */
+    private static void noteCollection(Data<byte[]> d, boolean live, byte[][] gone) {
+        if (ValueHeader.isCollection(d.bytes(), d.offset())) {
+            gone[0] = d.getUsing(null);
+            gone[1] = live ? gone[0] : null;
         }
     }
 
     private SetResult setInContext(byte[] key, byte[] value, byte[] encoded, SetCondition cond, long expireAt,
-                                   int slot, Undo undo) {
+                                   int slot, Undo undo, byte[][] gone) {
         long now = e.clock.nowMillis();
         try (ExternalMapQueryContext<byte[], byte[], ?> q = e.map().queryContext(key)) {
             q.updateLock().lock();
@@ -74,6 +100,7 @@ final class StringsInPlace {
             }
             if (cond == SetCondition.IF_ABSENT && live || cond == SetCondition.IF_PRESENT && !live) {
                 if (en != null && !live) {
+                    noteCollection(en.value(), false, gone);
                     q.remove(en);
                     e.touched(key);
                     e.accountExpired(expiredAt, expiredBlob, oldBytes);
@@ -84,6 +111,9 @@ final class StringsInPlace {
             boolean fileRecord = KeyspaceEngine.needsRecord(at, oldWheel);
             byte[] raw = encoded != null && expireAt != Keyspace.KEEP_TTL ? encoded : ValueHeader.raw(value, at);
             byte[] stored = KeyspaceEngine.withWheel(raw, at, oldWheel, fileRecord);
+            if (en != null) {
+                noteCollection(en.value(), live, gone);
+            }
             e.writeThrough(q, en, key, stored, slot);
             e.touched(key);
             if (en != null && !live) {
@@ -107,17 +137,19 @@ final class StringsInPlace {
      */
     CounterResult incrBy(byte[] key, long delta) {
         int slot = KeyspaceEngine.stripeOf(key);
+        byte[][] gone = new byte[2][];
         try {
-            return incrInContext(key, delta, slot);
+            return incrInContext(key, delta, slot, gone);
         } finally {
             e.journals.endWrite(slot);
+            released(key, gone, null);
         }
     }
 
     /** Per thread: the digits of the counter being incremented (a long has at most 20). */
     private static final ThreadLocal<byte[]> DIGITS = ThreadLocal.withInitial(() -> new byte[20]);
 
-    private CounterResult incrInContext(byte[] key, long delta, int slot) {
+    private CounterResult incrInContext(byte[] key, long delta, int slot, byte[][] gone) {
         long now = e.clock.nowMillis();
         try (ExternalMapQueryContext<byte[], byte[], ?> q = e.map().queryContext(key)) {
             q.updateLock().lock();
@@ -144,6 +176,9 @@ final class StringsInPlace {
                     at = ValueHeader.NO_EXPIRY;
                 } else {
                     live = true;
+                    if (in.readByte(off + 1) != ValueHeader.TYPE_STRING) {
+                        return new CounterResult(OpStatus.WRONG_TYPE, 0);
+                    }
                     if (blob != ValueHeader.NO_BLOB) {
                         return new CounterResult(OpStatus.NOT_INTEGER, 0);
                     }
@@ -164,6 +199,7 @@ final class StringsInPlace {
             if (delta < 0 && cur < 0 && delta < Long.MIN_VALUE - cur
                     || delta > 0 && cur > 0 && delta > Long.MAX_VALUE - cur) {
                 if (en != null && !live) {
+                    noteCollection(en.value(), false, gone);
                     q.remove(en);
                     e.touched(key);
                     e.accountExpired(expiredAt, expiredBlob, oldBytes);
@@ -173,6 +209,9 @@ final class StringsInPlace {
             long next = cur + delta;
             // the deadline is unchanged, so a live key keeps its wheel record as it is
             byte[] stored = ValueHeader.withWheelAt(ValueHeader.rawLong(next, at), wheel);
+            if (en != null) {
+                noteCollection(en.value(), false, gone); // only an expired one gets here
+            }
             e.writeThrough(q, en, key, stored, slot);
             e.touched(key);
             if (en != null && !live) {

@@ -20,6 +20,8 @@ final class Undo {
     final List<Long> oldBlobs = new ArrayList<>();
     /** Blobs that nothing names any more once the writes are taken back. */
     final List<Long> deadBlobs = new ArrayList<>();
+    /** Collections ({key, stored}) the writes overwrote: released once every write is in. */
+    final List<byte[][]> deadCollections = new ArrayList<>();
     /** After {@link #takeBack}: how many writes (the first ones) are still applied. */
     int applied;
 
@@ -30,7 +32,13 @@ final class Undo {
     }
 
     /** Deletes the blob files the command left unnamed: {@code done}, it went through. */
-    void deleteFiles(java.util.function.LongConsumer drop, boolean done) {
+    void deleteFiles(KeyspaceEngine e, java.util.function.LongConsumer drop, boolean done) {
+        if (done) {
+            for (byte[][] c : deadCollections) {
+                e.dropCollection(c[0], c[1]);
+            }
+        }
+        deadCollections.clear();
         int overwritten = done ? oldBlobs.size() : applied;
         for (int w = 0; w < overwritten; w++) {
             if (oldBlobs.get(w) != ValueHeader.NO_BLOB) {
@@ -68,7 +76,9 @@ final class Undo {
                 return;
             }
             try {
-                if (old == null) {
+                if (KeyCodec.isPage(key)) {
+                    KeyCollections.restorePage(e, key, old); // a collection's page (an atomic section's)
+                } else if (old == null) {
                     if (now != null) {
                         e.map().remove(key);
                         e.touched(key);

@@ -41,6 +41,21 @@ class KeyCodecTest {
     }
 
     @Test
+    void pageKeysArePinnedAndNeverACLientsKey() {
+        byte[] pk = KeyCodec.pageKey(0x0102030405060708L, 0x1112131415161718L);
+        assertArrayEquals(new byte[] {(byte) 0xFF, 2, 1, 2, 3, 4, 5, 6, 7, 8, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18}, pk);
+        assertTrue(KeyCodec.isPage(pk));
+        assertEquals(0x0102030405060708L, KeyCodec.pageCollection(pk));
+        assertFalse(KeyCodec.isDigest(pk));
+        // a client's key with the same bytes is escaped, so it is never a page key
+        byte[] lookalike = KeyCodec.mapKey(pk);
+        assertFalse(KeyCodec.isPage(lookalike));
+        assertArrayEquals(pk, KeyCodec.userKey(lookalike));
+        assertFalse(KeyCodec.isPage(KeyCodec.mapKey(new byte[KeyCodec.INLINE_MAX + 1])));
+        assertFalse(KeyCodec.isPage("abcdefghijklmnopqr".getBytes(StandardCharsets.US_ASCII)));
+    }
+
+    @Test
     void aOneMebibyteKeyWorksThroughEveryOperationAndScan(@TempDir Path dir) {
         ManualClock clock = new ManualClock(T0);
         byte[] big = new byte[1 << 20];

@@ -174,6 +174,8 @@ public final class Dispatcher {
             spec.handler().handle(c);
         } catch (CommandError e) {
             c.error(e.getMessage());
+        } catch (dev.cajon.storage.collection.CollectionAccess.WrongType e) {
+            c.error(RedisErrors.WRONG_TYPE); // storage's "another type" from any family
         } catch (RuntimeException e) {
             log.error("command {} failed", spec.name(), e);
             c.error(RedisErrors.internalError(e));

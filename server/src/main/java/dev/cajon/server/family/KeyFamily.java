@@ -146,11 +146,12 @@ public final class KeyFamily {
                 throw new CommandError(RedisErrors.SYNTAX);
             }
         }
-        boolean typeOk = type == null || ArgCursor.is(type, "string");
+        // an unknown type name matches no key (Redis 7.0 answers no error for it)
+        byte code = type == null ? 0 : Keyspace.typeCode(new String(type, java.nio.charset.StandardCharsets.ISO_8859_1));
         java.util.List<byte[]> keys = new java.util.ArrayList<>();
         byte[] pat = pattern;
-        long next = c.keyspace().scan(cursor, (int) Math.min(count, Integer.MAX_VALUE), k -> {
-            if (typeOk && (pat == null || Glob.matches(pat, k))) {
+        long next = c.keyspace().scan(cursor, (int) Math.min(count, Integer.MAX_VALUE), code, k -> {
+            if (pat == null || Glob.matches(pat, k)) {
                 keys.add(k);
             }
         });

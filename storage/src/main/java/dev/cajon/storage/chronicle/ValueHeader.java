@@ -16,6 +16,10 @@ package dev.cajon.storage.chronicle;
  * then      payload
  *             ENC_RAW : the value bytes
  *             ENC_BLOB: blob id (8 bytes) + length (8 bytes); the bytes live in a blob file
+ *             ENC_COLLECTION (types list, set, zset, hash): collection id (8 bytes, big-endian,
+ *                       non-zero) + the type's state bytes; the pages live in entries of their own
+ *             TYPE_PAGE (always ENC_RAW, never a deadline): one page of a collection, keyed by
+ *                       {@code KeyCodec.pageKey}
  * </pre>
  *
  * Keys without a TTL pay 4 bytes of header; keys with one pay 12 (20 while an extension is pending
@@ -30,6 +34,11 @@ public final class ValueHeader {
     public static final byte TYPE_SET = 3;
     public static final byte TYPE_ZSET = 4;
     public static final byte TYPE_HASH = 5;
+    /**
+     * A page of a collection: an internal entry, never a key (walks, counts and TYPE skip it). It
+     * carries no deadline, so growth's copy and every expiry check keep it as it is.
+     */
+    public static final byte TYPE_PAGE = 16;
 
     public static final byte ENC_RAW = 0;
     public static final byte ENC_BLOB = 1;
@@ -119,6 +128,58 @@ public final class ValueHeader {
         putLong(out, h, blobId);
         putLong(out, h + 8, length);
         return out;
+    }
+
+    /** Bytes of a collection id at the start of an {@link #ENC_COLLECTION} payload. */
+    public static final int COLLECTION_ID_LEN = 8;
+    /** Header length of a page entry ({@link #page}). */
+    public static final int PAGE_HEADER_LEN = BASE_LEN;
+
+    /** Encodes a collection key's entry: type, deadline, collection id and the type's state. */
+    public static byte[] collection(byte type, long collectionId, byte[] state, long expireAt) {
+        int h = headerLength(expireAt);
+        byte[] out = new byte[h + COLLECTION_ID_LEN + state.length];
+        writeHeader(out, ENC_COLLECTION, expireAt);
+        out[1] = type;
+        putLong(out, h, collectionId);
+        System.arraycopy(state, 0, out, h + COLLECTION_ID_LEN, state.length);
+        return out;
+    }
+
+    /** Whether a stored value is a collection's key entry. */
+    public static boolean isCollection(byte[] stored) {
+        return stored[2] == ENC_COLLECTION;
+    }
+
+    /** A collection key entry's collection id. */
+    public static long collectionId(byte[] stored) {
+        return getLong(stored, headerLength(stored));
+    }
+
+    /** A collection key entry's state (a copy). */
+    public static byte[] collectionState(byte[] stored) {
+        int from = headerLength(stored) + COLLECTION_ID_LEN;
+        return java.util.Arrays.copyOfRange(stored, from, stored.length);
+    }
+
+    /** Encodes a page entry: a header of type {@link #TYPE_PAGE} without deadline, then the page. */
+    public static byte[] page(byte[] bytes) {
+        byte[] out = new byte[BASE_LEN + bytes.length];
+        out[0] = LAYOUT_V1;
+        out[1] = TYPE_PAGE;
+        out[2] = ENC_RAW;
+        System.arraycopy(bytes, 0, out, BASE_LEN, bytes.length);
+        return out;
+    }
+
+    /** A page entry's page bytes (a copy). */
+    public static byte[] pageBytes(byte[] stored) {
+        return java.util.Arrays.copyOfRange(stored, BASE_LEN, stored.length);
+    }
+
+    /** Whether the entry read in place is a collection's key entry. */
+    public static boolean isCollection(net.openhft.chronicle.bytes.RandomDataInput in, long off) {
+        return in.readByte(off + 2) == ENC_COLLECTION;
     }
 
     /** Same payload, a new deadline (or none). */

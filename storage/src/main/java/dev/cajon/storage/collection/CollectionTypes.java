@@ -7,6 +7,25 @@ package dev.cajon.storage.collection;
 public final class CollectionTypes {
     private static final CollectionType[] BY_CODE = new CollectionType[64];
 
+    /**
+     * The operations files that register the standard types, loaded with this class: a keyspace
+     * that opens (and may release an expired collection, or sweep while recovering) knows every
+     * type before any of its keys is touched, whichever class a program used first.
+     */
+    private static final String[] STANDARD = {
+        "dev.cajon.storage.HashOps", "dev.cajon.storage.SetOps", "dev.cajon.storage.ZSetOps", "dev.cajon.storage.ListOps",
+    };
+
+    static {
+        for (String name : STANDARD) {
+            try {
+                Class.forName(name, true, CollectionTypes.class.getClassLoader());
+            } catch (ClassNotFoundException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+    }
+
     private CollectionTypes() {
     }
 

@@ -38,6 +38,47 @@ class ValueHeaderTest {
     }
 
     @Test
+    void collectionCodesKeepTheirNumbers() {
+        assertEquals(2, ValueHeader.TYPE_LIST);
+        assertEquals(3, ValueHeader.TYPE_SET);
+        assertEquals(4, ValueHeader.TYPE_ZSET);
+        assertEquals(5, ValueHeader.TYPE_HASH);
+        assertEquals(16, ValueHeader.TYPE_PAGE);
+        assertEquals(2, ValueHeader.ENC_COLLECTION);
+    }
+
+    @Test
+    void collectionKeyEntryIsPinned() {
+        byte[] plain = ValueHeader.collection(ValueHeader.TYPE_HASH, 0x1122334455667788L, new byte[] {9, 8},
+                ValueHeader.NO_EXPIRY);
+        assertArrayEquals(new byte[] {1, 5, 2, 0, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, (byte) 0x88, 9, 8}, plain);
+        byte[] ttl = ValueHeader.collection(ValueHeader.TYPE_ZSET, 1L, new byte[] {7}, DEADLINE);
+        assertArrayEquals(new byte[] {1, 4, 2, 1, 1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 0, 0, 0, 0, 1, 7}, ttl);
+        assertTrue(ValueHeader.isCollection(ttl));
+        assertFalse(ValueHeader.isCollection(ValueHeader.raw(b("x"), ValueHeader.NO_EXPIRY)));
+        assertEquals(1L, ValueHeader.collectionId(ttl));
+        assertArrayEquals(new byte[] {7}, ValueHeader.collectionState(ttl));
+        assertEquals(DEADLINE, ValueHeader.expireAt(ttl));
+        // the expiry operations touch the header only: type, id and state stay
+        byte[] persisted = ValueHeader.withExpiry(ttl, ValueHeader.NO_EXPIRY);
+        assertArrayEquals(new byte[] {1, 4, 2, 0, 0, 0, 0, 0, 0, 0, 0, 1, 7}, persisted);
+        byte[] wheel = ValueHeader.withWheelAt(ttl, DEADLINE - 1);
+        assertEquals(ValueHeader.TYPE_ZSET, ValueHeader.type(wheel));
+        assertEquals(1L, ValueHeader.collectionId(wheel));
+        assertArrayEquals(new byte[] {7}, ValueHeader.collectionState(wheel));
+    }
+
+    @Test
+    void pageEntryIsPinned() {
+        byte[] page = ValueHeader.page(new byte[] {'p', 'g'});
+        assertArrayEquals(new byte[] {1, 16, 0, 0, 'p', 'g'}, page);
+        assertEquals(ValueHeader.NO_EXPIRY, ValueHeader.expireAt(page), "a page never expires");
+        assertFalse(ValueHeader.isCollection(page));
+        assertFalse(ValueHeader.isBlob(page));
+        assertArrayEquals(new byte[] {'p', 'g'}, ValueHeader.pageBytes(page));
+    }
+
+    @Test
     void rawValueWithoutTtl() {
         assertArrayEquals(new byte[] {1, 1, 0, 0, 'a', 'b', 'c'}, ValueHeader.raw(b("abc"), ValueHeader.NO_EXPIRY));
     }
