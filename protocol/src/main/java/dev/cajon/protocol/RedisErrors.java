@@ -220,4 +220,17 @@ public final class RedisErrors {
     public static String configSetFailed(byte[] name, String reason) {
         return "ERR CONFIG SET failed (possibly related to argument '" + cstr(name) + "') - " + reason;
     }
+
+    // hashes and sets (Redis 7.0.15's t_hash.c, t_set.c and object.c)
+    public static final String HASH_NOT_INTEGER = "ERR hash value is not an integer";
+    public static final String HASH_NOT_FLOAT = "ERR hash value is not a float";
+    public static final String VALUE_NAN_OR_INFINITY = "ERR value is NaN or Infinity";
+    public static final String NOT_POSITIVE = "ERR value is out of range, must be positive";
+    public static final String OUT_OF_RANGE = "ERR value is out of range";
+    /** getRangeLongFromObjectOrReply(-LONG_MAX, LONG_MAX) refusing LLONG_MIN (HRANDFIELD, SRANDMEMBER). */
+    public static final String NOT_IN_LONG_RANGE =
+            "ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807";
+    public static final String NUMKEYS_NOT_POSITIVE = "ERR numkeys should be greater than 0";
+    public static final String NUMKEYS_TOO_MANY = "ERR Number of keys can't be greater than number of args";
+    public static final String LIMIT_NEGATIVE = "ERR LIMIT can't be negative";
 }
