@@ -233,4 +233,30 @@ public final class RedisErrors {
     public static final String NUMKEYS_NOT_POSITIVE = "ERR numkeys should be greater than 0";
     public static final String NUMKEYS_TOO_MANY = "ERR Number of keys can't be greater than number of args";
     public static final String LIMIT_NEGATIVE = "ERR LIMIT can't be negative";
+    // sorted sets (Redis 7.0.15's t_zset.c and the shared helpers it calls)
+    public static final String ZADD_XX_AND_NX = "ERR XX and NX options at the same time are not compatible";
+    public static final String ZADD_GT_LT_NX = "ERR GT, LT, and/or NX options at the same time are not compatible";
+    public static final String ZADD_INCR_SINGLE_PAIR = "ERR INCR option supports a single increment-element pair";
+    public static final String ZSCORE_NAN = "ERR resulting score is not a number (NaN)";
+    public static final String ZRANGE_MIN_MAX_NOT_FLOAT = "ERR min or max is not a float";
+    public static final String ZRANGE_MIN_MAX_NOT_LEX = "ERR min or max not valid string range item";
+    public static final String ZRANGE_LIMIT_NEEDS_BY =
+            "ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX";
+    public static final String ZRANGE_WITHSCORES_BYLEX = "ERR syntax error, WITHSCORES not supported in combination with BYLEX";
+    public static final String ZSET_NUMKEYS_POSITIVE = "ERR numkeys should be greater than 0";
+    public static final String ZSET_COUNT_POSITIVE = "ERR count should be greater than 0";
+    public static final String ZSET_MUST_BE_POSITIVE = "ERR value is out of range, must be positive";
+    public static final String ZSET_WEIGHT_NOT_FLOAT = "ERR weight value is not a float";
+    public static final String ZSET_LIMIT_NEGATIVE = "ERR LIMIT can't be negative";
+    public static final String ZSET_VALUE_OUT_OF_RANGE = "ERR value is out of range";
+
+    /** ZUNION, ZINTER, ZDIFF (and STORE forms, ZINTERCARD) with numkeys below 1. */
+    public static String atLeastOneInputKey(String command) {
+        return "ERR at least 1 input key is needed for '" + command + "' command";
+    }
+
+    /** Redis's getRangeLongFromObjectOrReply without a message of its own. */
+    public static String outOfRangeBetween(long min, long max) {
+        return "ERR value is out of range, value must between " + min + " and " + max;
+    }
 }

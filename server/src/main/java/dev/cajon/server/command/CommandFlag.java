@@ -26,7 +26,9 @@ public enum CommandFlag {
     PROTECTED("protected"),
     MODULE("module"),
     NO_MULTI("no_multi"),
-    ALLOW_BUSY("allow_busy");
+    ALLOW_BUSY("allow_busy"),
+    /** The keys are found by parsing the arguments (numkeys: ZUNION, ZMPOP ...), not by first/last/step alone. */
+    MOVABLEKEYS("movablekeys");
 
     private final String redisName;
 
