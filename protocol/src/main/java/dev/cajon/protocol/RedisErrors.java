@@ -259,4 +259,15 @@ public final class RedisErrors {
     public static String outOfRangeBetween(long min, long max) {
         return "ERR value is out of range, value must between " + min + " and " + max;
     }
+    // ---- lists and the blocking commands (t_list.c, blocked.c, timeout.c)
+    public static final String MUST_BE_POSITIVE = "ERR value is out of range, must be positive";
+    public static final String INDEX_OUT_OF_RANGE = "ERR index out of range";
+    public static final String LPOS_RANK_ZERO = "ERR RANK can't be zero: use 1 to start from the first match, "
+            + "2 from the second ... or use negative to start from the end of the list";
+    public static final String LPOS_COUNT_NEGATIVE = "ERR COUNT can't be negative";
+    public static final String LPOS_MAXLEN_NEGATIVE = "ERR MAXLEN can't be negative";
+    public static final String COUNT_NOT_POSITIVE = "ERR count should be greater than 0";
+    public static final String TIMEOUT_NOT_FLOAT = "ERR timeout is not a float or out of range";
+    public static final String UNBLOCKED_BY_CLIENT = "UNBLOCKED client unblocked via CLIENT UNBLOCK";
+    public static final String UNBLOCK_REASON = "ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR";
 }

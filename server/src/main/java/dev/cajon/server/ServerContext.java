@@ -57,6 +57,7 @@ public final class ServerContext {
     private final dev.cajon.server.net.Connections connections;
     /** {@link #wheel} when reapers run and event loops help them in a backlog; else null. */
     private final ExpiryWheel assisted;
+    private final dev.cajon.server.blocking.BlockingKeys blocking;
 
     public ServerContext(ServerConfig config, Store store) {
         this(config, store, null);
@@ -87,6 +88,7 @@ public final class ServerContext {
         this.commandStats = new dev.cajon.server.metrics.CommandStats(table);
         this.startMillis = config.clock().nowMillis();
         this.clientPause = new ClientPause(config.clock());
+        this.blocking = new dev.cajon.server.blocking.BlockingKeys(config.clock());
         byte[] r = new byte[20];
         new SecureRandom().nextBytes(r);
         StringBuilder sb = new StringBuilder();
@@ -297,8 +299,13 @@ public final class ServerContext {
         return clientPause;
     }
 
-    /** INFO's blocked_clients: Cajon has no blocking commands, so the clients CLIENT PAUSE holds. */
+    /** INFO's blocked_clients: the clients blocked on keys (BLPOP ...) and those CLIENT PAUSE holds. */
     public int blockedClients() {
-        return clientPause.waiting();
+        return clientPause.waiting() + blocking.blockedClients();
+    }
+
+    /** The clients blocked on keys (BLPOP, BLMOVE ...). */
+    public dev.cajon.server.blocking.BlockingKeys blocking() {
+        return blocking;
     }
 }

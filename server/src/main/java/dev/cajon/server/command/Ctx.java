@@ -228,4 +228,37 @@ public final class Ctx {
         }
         Resp.crlf(out());
     }
+
+    // ------------------------------------------------------------------ blocking commands
+
+    /** Keys that got a write a blocked client may wait for; served after the top-level command. */
+    private java.util.ArrayList<dev.cajon.server.blocking.BlockingKeys.Ready> readyKeys;
+
+    /**
+     * {@code key} of the current keyspace got a write that may serve a blocked client (LPUSH,
+     * LMOVE's destination ...). Costs nothing while no client is blocked.
+     */
+    public void readyKey(byte[] key) {
+        if (!server.blocking().anyWaiting()) {
+            return;
+        }
+        if (readyKeys == null) {
+            readyKeys = new java.util.ArrayList<>(2);
+        }
+        readyKeys.add(new dev.cajon.server.blocking.BlockingKeys.Ready(keyspace(), key));
+    }
+
+    /** The dispatcher, after a top-level command: serves the clients blocked on the keys it wrote. */
+    void serveReadyKeys() {
+        if (readyKeys != null && !readyKeys.isEmpty()) {
+            java.util.List<dev.cajon.server.blocking.BlockingKeys.Ready> r = java.util.List.copyOf(readyKeys);
+            readyKeys.clear();
+            server.blocking().serve(r);
+        }
+    }
+
+    /** The connection, when it can park a blocked command; null in EXEC (replies collected) and in-process. */
+    public dev.cajon.server.blocking.BlockingKeys.Host blockingHost() {
+        return output instanceof dev.cajon.server.blocking.BlockingKeys.Host h ? h : null;
+    }
 }

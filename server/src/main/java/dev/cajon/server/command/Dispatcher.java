@@ -65,6 +65,7 @@ public final class Dispatcher {
             return;
         }
         execute(c, argv, spec);
+        c.serveReadyKeys(); // after the whole command (or EXEC): clients blocked on the keys it wrote
     }
 
     /**

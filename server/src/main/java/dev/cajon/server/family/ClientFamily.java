@@ -433,6 +433,8 @@ public final class ClientFamily {
             "    Set client meta attr. Options are:",
             "    * LIB-NAME: the client lib name.",
             "    * LIB-VER: the client lib version.",
+            "UNBLOCK <clientid> [TIMEOUT|ERROR]",
+            "    Unblock the specified blocked client.",
             "TRACKING (ON|OFF) [REDIRECT <id>] [BCAST] [PREFIX <prefix> [...]]",
             "         [OPTIN] [OPTOUT] [NOLOOP]",
             "    Control server assisted client side caching.",
@@ -444,6 +446,27 @@ public final class ClientFamily {
             "    Will not touch LRU/LFU stats when this mode is on.",
             "HELP",
             "    Prints this help.");
+
+    /**
+     * CLIENT UNBLOCK id [TIMEOUT|ERROR]: a client blocked on keys (BLPOP ...) answers its
+     * timeout's null, or the UNBLOCKED error, at once; 1 if it was blocked, else 0. The reason is
+     * checked before the id, as Redis does.
+     */
+    static void unblock(Ctx c) {
+        boolean error = false;
+        if (c.argc() == 4) {
+            if (ArgCursor.is(c.arg(3), "error")) {
+                error = true;
+            } else if (!ArgCursor.is(c.arg(3), "timeout")) {
+                throw new CommandError(RedisErrors.UNBLOCK_REASON);
+            }
+        } else if (c.argc() != 3) {
+            throw new CommandError(RedisErrors.subcommandSyntax(c.arg(1), "client"));
+        }
+        long id = ArgCursor.parseLong(c.arg(2));
+        java.util.function.Consumer<Ctx> reply = error ? x -> x.error(RedisErrors.UNBLOCKED_BY_CLIENT) : null;
+        c.bool(c.server().blocking().unblock(id, reply));
+    }
 
     static void help(Ctx c) {
         c.helpLines(HELP);
@@ -465,6 +488,7 @@ public final class ClientFamily {
                 sub(client, "reply", 3, "noscript loading stale", "3.2.0", "Instruct the server whether to reply to commands", ClientFamily::reply),
                 sub(client, "no-evict", 3, "admin noscript loading stale", "7.0.0", "Set client eviction mode for the current connection", ClientFamily::noEvict),
                 sub(client, "no-touch", 3, "noscript loading stale", "7.2.0", "Controls whether commands sent by the client affect the LRU/LFU of accessed keys.", ClientFamily::noTouch),
+                sub(client, "unblock", -3, "admin noscript loading stale", "5.0.0", "Unblock a client blocked in a blocking command from a different connection", ClientFamily::unblock),
                 sub(client, "tracking", -3, "noscript loading stale", "6.0.0", "Enable or disable server assisted client side caching support", ClientFamily::tracking),
                 sub(client, "getredir", 2, "noscript loading stale", "6.0.0", "Get tracking notifications redirection client ID if any", ClientFamily::getredir),
                 sub(client, "trackinginfo", 2, "noscript loading stale", "6.2.0", "Return information about server assisted client side caching for the current connection", ClientFamily::trackinginfo),

@@ -365,7 +365,7 @@ public final class ServerFamily {
                     sb.append("# Clients\r\n");
                     line(sb, "connected_clients", c.server().clients().size());
                     line(sb, "maxclients", c.server().netLimits().maxclients());
-                    line(sb, "blocked_clients", 0);
+                    line(sb, "blocked_clients", c.server().blocking().blockedClients()); // as 7.0: CLIENT PAUSE not counted
                     break;
                 case "memory":
                     memorySection(c, sb);

@@ -87,6 +87,15 @@ final class TxFootprint {
                 for (int i = s.firstKey(); i <= last && i < a.argc(); i += Math.max(1, s.step())) {
                     d.keys.add(a.arg(i));
                 }
+            } else if (s.has(CommandFlag.MOVABLEKEYS)) {
+                // numkeys commands (LMPOP ...): their keys, or the whole keyspace if not known
+                List<byte[]> keys = dev.cajon.server.command.MovableKeys.keys(s, a);
+                Db d = dbs.computeIfAbsent(db, k -> new Db());
+                if (keys == null) {
+                    d.whole = true;
+                } else {
+                    d.keys.addAll(keys);
+                }
             } else if (keyspaceWide(s)) {
                 dbs.computeIfAbsent(db, k -> new Db()).whole = true;
             }

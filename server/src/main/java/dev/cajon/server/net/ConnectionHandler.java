@@ -6,6 +6,7 @@ import dev.cajon.protocol.ProtocolError;
 import dev.cajon.protocol.RequestDecoder;
 import dev.cajon.protocol.Resp;
 import dev.cajon.server.ServerContext;
+import dev.cajon.server.blocking.BlockingKeys;
 import dev.cajon.server.command.CommandSpec;
 import dev.cajon.server.command.Ctx;
 import dev.cajon.server.command.ReplyOutput;
@@ -57,11 +58,17 @@ import org.slf4j.LoggerFactory;
  * it ran (its writer index reset), and a large value it would stream from a file is not
  * streamed; as in Redis, error replies are dropped too.
  *
+ * <p>Blocking commands (BLPOP ...): a command that blocks parks here ({@link #park}); the
+ * connection runs nothing after it until {@link #unpark} (from whichever thread served it or
+ * timed it out) writes its reply on this event loop and resumes the commands that waited. Reading
+ * goes on meanwhile, as in Redis, so a client that disconnects while blocked is seen and leaves
+ * the {@link BlockingKeys} registry.
+ *
  * <p>CLIENT KILL: the session is marked killed from whichever thread ran the KILL; this connection
  * then closes on its own event loop and runs nothing it has not started yet.
  */
 public final class ConnectionHandler extends ChannelInboundHandlerAdapter
-        implements ReplyOutput, ClientPause.Waiter, DecoderLimits {
+        implements ReplyOutput, ClientPause.Waiter, DecoderLimits, BlockingKeys.Host {
     private static final Logger log = LoggerFactory.getLogger(ConnectionHandler.class);
 
     private final ServerContext server;
@@ -93,6 +100,8 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
     private long softSince = -1;
     /** Refused at connect (maxclients, protected mode): no session, nothing runs. */
     private boolean refused;
+    /** A blocking command waits for a key ({@link #park}); nothing after it runs meanwhile. */
+    private BlockingKeys.Waiter blocked;
     /** Last read or command, for {@code timeout}; read by the sweeper thread. */
     private volatile long lastInteraction;
 
@@ -192,7 +201,7 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
         // the decoder hands over a whole read's commands even once reading has stopped: they wait
         // in order behind a postponed or throttled command
         waiting.addLast(msg);
-        if (!postponed && !throttled) {
+        if (!postponed && !throttled && blocked == null) {
             drain();
         }
     }
@@ -204,7 +213,7 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
         }
         draining = true;
         try {
-            while (!waiting.isEmpty() && !closing && !postponed) {
+            while (!waiting.isEmpty() && !closing && !postponed && blocked == null) {
                 if (mustThrottle()) {
                     return;
                 }
@@ -295,7 +304,7 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
     /** {@code timeout}: called by the sweeper from another thread. */
     void closeIdle() {
         onLoop(() -> {
-            if (!closing && !postponed) {
+            if (!closing && !postponed && blocked == null) { // a blocked client times out by its own timeout
                 log.debug("Closing idle client id={}", session.id());
                 dropAndClose();
             }
@@ -308,7 +317,7 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
 
     /** Back-pressure eased (writable again, or a blob file was sent): run what waits. */
     private void resumeInput() {
-        if (closing || draining || postponed) {
+        if (closing || draining || postponed || blocked != null) {
             return;
         }
         drain();
@@ -338,6 +347,9 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
                 return false;
             }
             run(argv);
+            if (blocked != null) {
+                return false;
+            }
             if (session.shouldClose()) {
                 closing = true;
                 flushBatch(true);
@@ -428,6 +440,10 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
 
     private void dropWaiting() {
         waiting.clear();
+        if (blocked != null) {
+            server.blocking().cancel(blocked);
+            blocked = null;
+        }
         cancelPauseTimer();
         if (postponed) {
             postponed = false;
@@ -443,6 +459,31 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
         } catch (RejectedExecutionException e) {
             log.debug("connection {}: event loop stopped", session.id());
         }
+    }
+
+    // ---------------------------------------------------------------- BlockingKeys.Host
+
+    @Override
+    public void park(BlockingKeys.Waiter w) {
+        blocked = w;
+    }
+
+    @Override
+    public void unpark(java.util.function.Consumer<Ctx> reply) {
+        onLoop(() -> {
+            if (closing || blocked == null) {
+                return;
+            }
+            blocked = null;
+            reply.accept(command);
+            flushBatch(false);
+            resumeInput();
+        });
+    }
+
+    @Override
+    public ScheduledFuture<?> schedule(Runnable task, long delayMs) {
+        return ctx.executor().schedule(task, delayMs, TimeUnit.MILLISECONDS);
     }
 
     @Override

@@ -72,7 +72,7 @@ class ClientFamilyTest extends FamilyTestBase {
         assertNotNull(container);
         List<String> subs = container.subcommands().stream().map(CommandSpec::shortName).sorted().toList();
         assertEquals(List.of("getname", "getredir", "help", "id", "info", "kill", "list", "no-evict", "no-touch",
-                "pause", "reply", "setinfo", "setname", "tracking", "trackinginfo", "unpause"), subs);
+                "pause", "reply", "setinfo", "setname", "tracking", "trackinginfo", "unblock", "unpause"), subs);
         assertReply(run("client", "id"), client.id());
     }
 

@@ -1,0 +1,281 @@
+package dev.cajon.server.blocking;
+
+import dev.cajon.server.command.Ctx;
+import dev.cajon.storage.Clock;
+import dev.cajon.storage.collection.CollectionAccess;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * The clients blocked on keys (BLPOP, BLMOVE, BLMPOP; the sorted-set pops to come), and the
+ * serving of them when one of their keys gets a write: Redis's blocked.c, generic over the
+ * type. A blocked client holds no thread: its connection parks the command ({@link Host#park})
+ * and goes on reading; the reply comes later from whichever thread served it ({@link Host#unpark}).
+ *
+ * <h2>How a waiter is served</h2>
+ * A command that can add to a key blocked on (LPUSH, LMOVE's destination, ...) records the key
+ * with {@link Ctx#readyKey}; when the top-level command (or the whole EXEC) is done, the
+ * dispatcher calls {@link #serve}. For each ready key, its waiters are tried in the order they
+ * blocked (the longest-waiting first, as Redis); each {@link Attempt} does its pop under the
+ * key's lock, so the data moves atomically, and a waiter that finds nothing (another client took
+ * it first) keeps waiting. A waiter served by BLMOVE makes its destination ready in turn.
+ *
+ * <h2>Why no wake-up is lost</h2>
+ * A blocking command first tries without the registry lock. Then {@link #block} counts the waiter
+ * in {@link #waiting} (so a writer that commits afterwards will call {@link #serve}), and under
+ * the registry lock tries once more before it queues the waiter. A push committed before that
+ * second try is seen by it; one committed after it sees {@code waiting > 0} and serves under the
+ * same lock, after the waiter is queued.
+ *
+ * <h2>Timeouts</h2>
+ * Deadlines are read from the server's {@link Clock}; a timer on the waiter's event loop
+ * ({@link Host#schedule}) checks at the deadline, and at least every {@link #RECHECK_MS}, so a
+ * test that moves a manual clock sees the timeout without waiting for the real one (or calls
+ * {@link #expireDue} itself).
+ *
+ * <p>Lock order: the registry lock, then a key's stripe lock (an attempt); nothing takes them the
+ * other way round, since writers serve only after their own command is done.
+ */
+public final class BlockingKeys {
+    /** Longest a timer waits before it reads the clock again. */
+    static final long RECHECK_MS = 250;
+
+    /** The connection a waiter belongs to. */
+    public interface Host {
+        /** The command blocked (called on the connection's own thread, during the command). */
+        void park(Waiter w);
+
+        /** The waiter was served or timed out: write {@code reply}, then go on. Any thread. */
+        void unpark(Consumer<Ctx> reply);
+
+        /** Runs {@code task} on the connection's thread after {@code delayMs}. */
+        ScheduledFuture<?> schedule(Runnable task, long delayMs);
+    }
+
+    /** What a served waiter answers, and the key it pushed to (BLMOVE's destination), if any. */
+    public record Served(Consumer<Ctx> reply, Object keyspace, byte[] pushedTo) {
+        public static Served of(Consumer<Ctx> reply) {
+            return new Served(reply, null, null);
+        }
+    }
+
+    /** Tries to serve a waiter from one of its keys, doing the pop under the key's lock; null if nothing there. */
+    @FunctionalInterface
+    public interface Attempt {
+        Served tryKey(byte[] key);
+    }
+
+    /** A key of one keyspace. */
+    private record Slot(Object keyspace, ByteBuffer key) {
+        static Slot of(Object keyspace, byte[] key) {
+            return new Slot(keyspace, ByteBuffer.wrap(key));
+        }
+    }
+
+    /** A key that got a write, to serve its waiters after the command. */
+    public record Ready(Object keyspace, byte[] key) {
+    }
+
+    /** One blocked command. */
+    public static final class Waiter {
+        final Object keyspace;
+        final byte[][] keys;
+        final long deadline;
+        final Attempt attempt;
+        final Consumer<Ctx> onTimeout;
+        final Host host;
+        final long clientId;
+        boolean done;
+        ScheduledFuture<?> timer;
+
+        /**
+         * @param deadline  clock millis at which it times out; 0 for never
+         * @param onTimeout the reply at timeout (a null array or null bulk)
+         */
+        public Waiter(Object keyspace, byte[][] keys, long deadline, Attempt attempt, Consumer<Ctx> onTimeout,
+                      Host host, long clientId) {
+            this.keyspace = keyspace;
+            this.keys = keys;
+            this.deadline = deadline;
+            this.attempt = attempt;
+            this.onTimeout = onTimeout;
+            this.host = host;
+            this.clientId = clientId;
+        }
+    }
+
+    private final Clock clock;
+    private final Map<Slot, ArrayDeque<Waiter>> byKey = new HashMap<>();
+    private final Map<Long, Waiter> byClient = new HashMap<>();
+    private final Set<Waiter> timed = new LinkedHashSet<>();
+    /** Waiters, and commands about to block: a writer serves only when this is above 0. */
+    private final AtomicInteger waiting = new AtomicInteger();
+
+    public BlockingKeys(Clock clock) {
+        this.clock = clock;
+    }
+
+    /** INFO's blocked_clients. */
+    public int blockedClients() {
+        synchronized (this) {
+            return byClient.size();
+        }
+    }
+
+    /** Whether anyone waits (or is about to): a write then records its key as ready. */
+    public boolean anyWaiting() {
+        return waiting.get() > 0;
+    }
+
+    /**
+     * Blocks {@code w}, unless one more try under the registry lock serves it: then returns what
+     * it answers, and nothing is queued. Called on the waiter's connection thread.
+     */
+    public Served block(Waiter w) {
+        waiting.incrementAndGet();
+        boolean queued = false;
+        try {
+            synchronized (this) {
+                for (byte[] k : w.keys) {
+                    Served s = w.attempt.tryKey(k);
+                    if (s != null) {
+                        return s;
+                    }
+                }
+                w.host.park(w);
+                for (byte[] k : w.keys) {
+                    ArrayDeque<Waiter> q = byKey.computeIfAbsent(Slot.of(w.keyspace, k), x -> new ArrayDeque<>());
+                    if (!q.contains(w)) {
+                        q.addLast(w);
+                    }
+                }
+                byClient.put(w.clientId, w);
+                if (w.deadline > 0) {
+                    timed.add(w);
+                    schedule(w);
+                }
+                queued = true;
+                return null;
+            }
+        } finally {
+            if (!queued) {
+                waiting.decrementAndGet();
+            }
+        }
+    }
+
+    private void schedule(Waiter w) {
+        long delay = Math.max(1, Math.min(RECHECK_MS, w.deadline - clock.nowMillis()));
+        w.timer = w.host.schedule(() -> checkTimeout(w), delay);
+    }
+
+    private synchronized void checkTimeout(Waiter w) {
+        if (w.done) {
+            return;
+        }
+        if (clock.nowMillis() >= w.deadline) {
+            remove(w);
+            w.host.unpark(w.onTimeout);
+        } else {
+            schedule(w);
+        }
+    }
+
+    /** Times out every waiter whose deadline the clock has reached; returns how many. */
+    public synchronized int expireDue() {
+        long now = clock.nowMillis();
+        int n = 0;
+        for (Waiter w : List.copyOf(timed)) {
+            if (now >= w.deadline) {
+                remove(w);
+                w.host.unpark(w.onTimeout);
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Takes {@code w} out of every queue; the caller holds the lock. */
+    private void remove(Waiter w) {
+        if (w.done) {
+            return;
+        }
+        w.done = true;
+        waiting.decrementAndGet();
+        for (byte[] k : w.keys) {
+            Slot s = Slot.of(w.keyspace, k);
+            ArrayDeque<Waiter> q = byKey.get(s);
+            if (q != null) {
+                q.remove(w);
+                if (q.isEmpty()) {
+                    byKey.remove(s);
+                }
+            }
+        }
+        byClient.remove(w.clientId, w);
+        timed.remove(w);
+        if (w.timer != null) {
+            w.timer.cancel(false);
+        }
+    }
+
+    /** The client's connection closed: it waits no more. */
+    public synchronized void cancel(Waiter w) {
+        remove(w);
+    }
+
+    /**
+     * CLIENT UNBLOCK: answers the blocked client with {@code reply} at once; false when it is not
+     * blocked on keys.
+     */
+    public synchronized boolean unblock(long clientId, Consumer<Ctx> reply) {
+        Waiter w = byClient.get(clientId);
+        if (w == null) {
+            return false;
+        }
+        remove(w);
+        w.host.unpark(reply == null ? w.onTimeout : reply);
+        return true;
+    }
+
+    /** Serves the waiters of the keys that got writes, in the order they blocked. */
+    public void serve(List<Ready> ready) {
+        if (ready.isEmpty() || !anyWaiting()) {
+            return;
+        }
+        synchronized (this) {
+            ArrayDeque<Ready> todo = new ArrayDeque<>(ready);
+            int rounds = 0;
+            while (!todo.isEmpty() && rounds++ < 100_000) {
+                Ready r = todo.pollFirst();
+                ArrayDeque<Waiter> q = byKey.get(Slot.of(r.keyspace(), r.key()));
+                while (q != null && !q.isEmpty()) {
+                    Waiter w = q.peekFirst();
+                    Served s;
+                    try {
+                        s = w.attempt.tryKey(r.key());
+                    } catch (CollectionAccess.WrongType e) {
+                        s = null; // the key holds another type now: its waiters keep waiting
+                    }
+                    if (s == null) {
+                        break;
+                    }
+                    remove(w);
+                    w.host.unpark(s.reply());
+                    if (s.pushedTo() != null) {
+                        todo.addLast(new Ready(s.keyspace(), s.pushedTo()));
+                    }
+                    q = byKey.get(Slot.of(r.keyspace(), r.key()));
+                }
+            }
+        }
+    }
+}

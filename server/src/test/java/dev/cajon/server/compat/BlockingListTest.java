@@ -1,0 +1,325 @@
+package dev.cajon.server.compat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.cajon.server.CajonServer;
+import dev.cajon.server.ServerConfig;
+import dev.cajon.storage.ManualClock;
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The blocking list commands over real sockets: who is woken, in which order, with what, against
+ * redis-server and Cajon alike (the same steps on both, the replies compared); and the timeouts
+ * on a second Cajon whose clock is a {@link ManualClock}, so no test waits for real time to pass.
+ *
+ * <p>"Blocked" is observed, never assumed after a sleep: each step waits (bounded) until the
+ * server's INFO says how many clients are blocked.
+ */
+class BlockingListTest extends ComparisonTestBase {
+    private static final long T0 = 1_700_000_000_000L;
+
+    private ManualClock clock;
+    private CajonServer manual;
+
+    @BeforeAll
+    void startManualServer(@TempDir Path dir) throws Exception {
+        clock = new ManualClock(T0);
+        manual = CajonServer.start(ServerConfig.defaults().withPort(0).withDir(dir).withClock(clock)
+                .withExpiryWarmup(false));
+    }
+
+    @AfterAll
+    void stopManualServer() {
+        if (manual != null) {
+            manual.close();
+        }
+    }
+
+    private String k(String tag) {
+        return protocol.name() + ":" + tag;
+    }
+
+    private static String s(Reply r) {
+        return new String(r.raw(), StandardCharsets.ISO_8859_1);
+    }
+
+    /** Waits (bounded) until INFO clients says {@code n} clients are blocked. */
+    private static void awaitBlocked(RespClient admin, int n) throws IOException {
+        String want = "blocked_clients:" + n + "\r\n";
+        long until = System.nanoTime() + 5_000_000_000L; // a bound, not a wait: it returns as soon as it sees it
+        while (System.nanoTime() < until) {
+            if (new String(admin.call("INFO", "clients").raw(), StandardCharsets.ISO_8859_1).contains(want)) {
+                return;
+            }
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException(e);
+            }
+        }
+        fail("never saw " + want.trim());
+    }
+
+    private RespClient open(int port) throws IOException {
+        RespClient c = RespClient.connect(port);
+        if (protocol == Protocol.RESP3) {
+            c.call("HELLO", "3");
+        }
+        return c;
+    }
+
+    /** Runs {@code steps} against one server and returns the transcript of what each client got. */
+    private interface Steps {
+        List<String> run(int port) throws IOException;
+    }
+
+    private void compare(String name, Steps steps) throws IOException {
+        List<String> redis = steps.run(redisPort());
+        List<String> cajon = steps.run(cajonPort());
+        assertEquals(redis, cajon, name + " " + protocol.label() + ": Cajon's replies differ from Redis's");
+    }
+
+    @BothProtocols
+    void wakeUpOrderIsFifoPerKey() throws Exception {
+        String key = k("fifo");
+        compare("three clients block, one push each", port -> {
+            List<String> got = new ArrayList<>();
+            try (RespClient admin = open(port); RespClient a = open(port); RespClient b = open(port);
+                 RespClient c = open(port)) {
+                a.send(Scenario.b("BLPOP"), Scenario.b(key), Scenario.b("0"));
+                awaitBlocked(admin, 1);
+                b.send(Scenario.b("BRPOP"), Scenario.b(k("other")), Scenario.b(key), Scenario.b("0"));
+                awaitBlocked(admin, 2);
+                c.send(Scenario.b("BLMPOP"), Scenario.b("0"), Scenario.b("1"), Scenario.b(key), Scenario.b("LEFT"),
+                        Scenario.b("COUNT"), Scenario.b("2"));
+                awaitBlocked(admin, 3);
+                got.add(s(admin.call("RPUSH", key, "first")));
+                got.add("a " + s(a.read()));
+                got.add(s(admin.call("RPUSH", key, "second")));
+                got.add("b " + s(b.read()));
+                got.add(s(admin.call("RPUSH", key, "third", "fourth", "fifth")));
+                got.add("c " + s(c.read()));
+                awaitBlocked(admin, 0);
+                got.add(s(admin.call("LRANGE", key, "0", "-1")));
+                got.add(s(a.call("PING")) + s(b.call("PING")) + s(c.call("PING")));
+            }
+            return got;
+        });
+    }
+
+    @BothProtocols
+    void onePushServesTheLongestWaiting() throws Exception {
+        String key = k("one");
+        compare("two clients block, one push of one element", port -> {
+            List<String> got = new ArrayList<>();
+            try (RespClient admin = open(port); RespClient a = open(port); RespClient b = open(port)) {
+                a.send(Scenario.b("BLPOP"), Scenario.b(key), Scenario.b("0"));
+                awaitBlocked(admin, 1);
+                b.send(Scenario.b("BLPOP"), Scenario.b(key), Scenario.b("0"));
+                awaitBlocked(admin, 2);
+                got.add(s(admin.call("LPUSH", key, "x")));
+                got.add("a " + s(a.read()));
+                awaitBlocked(admin, 1);
+                got.add(s(admin.call("LPUSH", key, "y", "z")));
+                got.add("b " + s(b.read()));
+                got.add(s(admin.call("LRANGE", key, "0", "-1")));
+                got.add(s(admin.call("LPOP", key)));
+            }
+            return got;
+        });
+    }
+
+    @BothProtocols
+    void pushInsideExecServesAfterExec() throws Exception {
+        String key = k("exec");
+        compare("a waiter sees what EXEC left, not what one of its commands pushed", port -> {
+            List<String> got = new ArrayList<>();
+            try (RespClient admin = open(port); RespClient a = open(port)) {
+                a.send(Scenario.b("BLPOP"), Scenario.b(key), Scenario.b("0"));
+                awaitBlocked(admin, 1);
+                admin.call("MULTI");
+                admin.call("RPUSH", key, "1", "2");
+                admin.call("LPOP", key);
+                got.add(s(admin.call("EXEC")));
+                got.add("a " + s(a.read()));
+                got.add(s(admin.call("LLEN", key)));
+            }
+            return got;
+        });
+    }
+
+    @BothProtocols
+    void blmoveChainsToTheNextWaiter() throws Exception {
+        String src = k("chain-src");
+        String dst = k("chain-dst");
+        compare("BLMOVE's push serves a client blocked on its destination", port -> {
+            List<String> got = new ArrayList<>();
+            try (RespClient admin = open(port); RespClient a = open(port); RespClient b = open(port)) {
+                a.send(Scenario.b("BLMOVE"), Scenario.b(src), Scenario.b(dst), Scenario.b("RIGHT"), Scenario.b("LEFT"),
+                        Scenario.b("0"));
+                awaitBlocked(admin, 1);
+                b.send(Scenario.b("BRPOPLPUSH"), Scenario.b(dst), Scenario.b(k("chain-end")), Scenario.b("0"));
+                awaitBlocked(admin, 2);
+                got.add(s(admin.call("RPUSH", src, "v")));
+                got.add("a " + s(a.read()));
+                got.add("b " + s(b.read()));
+                got.add(s(admin.call("LRANGE", k("chain-end"), "0", "-1")));
+                got.add(s(admin.call("LLEN", dst)));
+            }
+            return got;
+        });
+    }
+
+    @BothProtocols
+    void disconnectedWaiterIsRemoved() throws Exception {
+        String key = k("gone");
+        compare("a blocked client that disconnects takes nothing", port -> {
+            List<String> got = new ArrayList<>();
+            try (RespClient admin = open(port)) {
+                RespClient a = open(port);
+                a.send(Scenario.b("BLPOP"), Scenario.b(key), Scenario.b("0"));
+                awaitBlocked(admin, 1);
+                a.close();
+                awaitBlocked(admin, 0);
+                got.add(s(admin.call("RPUSH", key, "kept")));
+                got.add(s(admin.call("LRANGE", key, "0", "-1")));
+            }
+            return got;
+        });
+    }
+
+    @BothProtocols
+    void commandsAfterABlockedOneWaitForIt() throws Exception {
+        String key = k("pipe");
+        compare("a pipeline behind BLPOP runs after it is served", port -> {
+            List<String> got = new ArrayList<>();
+            try (RespClient admin = open(port); RespClient a = open(port)) {
+                a.sendRaw(concat(RespClient.encode(Scenario.b("BLPOP"), Scenario.b(key), Scenario.b("0")),
+                        RespClient.encode(Scenario.b("LLEN"), Scenario.b(key)),
+                        RespClient.encode(Scenario.b("ECHO"), Scenario.b("after"))));
+                awaitBlocked(admin, 1);
+                got.add(s(admin.call("RPUSH", key, "x", "y")));
+                got.add(s(a.read()));
+                got.add(s(a.read()));
+                got.add(s(a.read()));
+            }
+            return got;
+        });
+    }
+
+    @BothProtocols
+    void clientUnblock() throws Exception {
+        String key = k("unblock");
+        compare("CLIENT UNBLOCK with TIMEOUT and ERROR", port -> {
+            List<String> got = new ArrayList<>();
+            try (RespClient admin = open(port); RespClient a = open(port)) {
+                String id = Long.toString(a.call("CLIENT", "ID").integer());
+                got.add(s(admin.call("CLIENT", "UNBLOCK", id)));
+                a.send(Scenario.b("BLPOP"), Scenario.b(key), Scenario.b("0"));
+                awaitBlocked(admin, 1);
+                got.add(s(admin.call("CLIENT", "UNBLOCK", id, "NOPE")));
+                got.add(s(admin.call("CLIENT", "UNBLOCK", "x")));
+                got.add(s(admin.call("CLIENT", "UNBLOCK", id)));
+                got.add("a " + s(a.read()));
+                awaitBlocked(admin, 0);
+                a.send(Scenario.b("BLMOVE"), Scenario.b(key), Scenario.b(k("unblock-dst")), Scenario.b("LEFT"),
+                        Scenario.b("LEFT"), Scenario.b("0"));
+                awaitBlocked(admin, 1);
+                got.add(s(admin.call("CLIENT", "UNBLOCK", id, "error")));
+                got.add("a " + s(a.read()));
+                got.add(s(admin.call("CLIENT", "UNBLOCK", id, "TIMEOUT")));
+                got.add(s(admin.call("RPUSH", key, "v")));
+                got.add(s(admin.call("LLEN", key)));
+                got.add(s(admin.call("CLIENT", "UNBLOCK", id, "x", "y")));
+            }
+            return got;
+        });
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (byte[] p : parts) {
+            out.writeBytes(p);
+        }
+        return out.toByteArray();
+    }
+
+    // ---------------------------------------------------------------- timeouts, manual clock
+
+    /** Reads a reply that must come within a bounded wait (the timer re-reads the clock often). */
+    private static String replyOf(RespClient c) throws IOException {
+        return s(c.read());
+    }
+
+    @BothProtocols
+    void timeoutsFollowTheServersClock() throws Exception {
+        String key = k("to");
+        int port = manual.port();
+        try (RespClient admin = open(port); RespClient a = open(port); RespClient b = open(port);
+             RespClient forever = open(port)) {
+            a.send(Scenario.b("BLPOP"), Scenario.b(key), Scenario.b("1.5"));
+            awaitBlocked(admin, 1);
+            b.send(Scenario.b("BLMOVE"), Scenario.b(key), Scenario.b(k("to-dst")), Scenario.b("LEFT"),
+                    Scenario.b("LEFT"), Scenario.b("2"));
+            awaitBlocked(admin, 2);
+            forever.send(Scenario.b("BLMPOP"), Scenario.b("0"), Scenario.b("1"), Scenario.b(key), Scenario.b("LEFT"));
+            awaitBlocked(admin, 3);
+
+            clock.advance(1_499);
+            assertEquals(0, manual.context().blocking().expireDue(), "nothing is due 1 ms before the deadline");
+            awaitBlocked(admin, 3);
+
+            clock.advance(1);
+            String nullArray = protocol == Protocol.RESP3 ? "_\r\n" : "*-1\r\n";
+            String nullBulk = protocol == Protocol.RESP3 ? "_\r\n" : "$-1\r\n";
+            assertEquals(nullArray, replyOf(a), "BLPOP times out at its deadline (the timer reads the clock)");
+            awaitBlocked(admin, 2);
+
+            clock.advance(500);
+            manual.context().blocking().expireDue();
+            assertEquals(nullBulk, replyOf(b), "BLMOVE's timeout answers a null bulk");
+            awaitBlocked(admin, 1);
+
+            clock.advance(1_000_000_000L);
+            assertEquals(0, manual.context().blocking().expireDue(), "timeout 0 waits for ever");
+            awaitBlocked(admin, 1);
+            assertEquals(":1\r\n", s(admin.call("RPUSH", key, "late")));
+            String got = replyOf(forever);
+            assertTrue(got.contains("late"), "the client blocked for ever is served: " + got);
+            awaitBlocked(admin, 0);
+            assertEquals("+PONG\r\n", s(a.call("PING")), "a timed-out client goes on with its next command");
+        }
+    }
+
+    @BothProtocols
+    void aTimedOutClientIsNotServedLater() throws Exception {
+        String key = k("late");
+        int port = manual.port();
+        try (RespClient admin = open(port); RespClient a = open(port)) {
+            a.send(Scenario.b("BRPOP"), Scenario.b(key), Scenario.b("0.01"));
+            awaitBlocked(admin, 1);
+            clock.advance(10);
+            manual.context().blocking().expireDue();
+            replyOf(a);
+            awaitBlocked(admin, 0);
+            admin.call("RPUSH", key, "stays");
+            assertEquals(":1\r\n", s(admin.call("LLEN", key)));
+            try {
+                a.call("PING");
+            } catch (SocketTimeoutException e) {
+                fail("the client stayed blocked after its timeout");
+            }
+        }
+    }
+}
