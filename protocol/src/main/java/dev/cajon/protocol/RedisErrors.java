@@ -270,4 +270,18 @@ public final class RedisErrors {
     public static final String TIMEOUT_NOT_FLOAT = "ERR timeout is not a float or out of range";
     public static final String UNBLOCKED_BY_CLIENT = "UNBLOCKED client unblocked via CLIENT UNBLOCK";
     public static final String UNBLOCK_REASON = "ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR";
+    // bitmaps and LCS (Redis's bitops.c and t_string.c)
+    public static final String BIT_OFFSET = "ERR bit offset is not an integer or out of range";
+    public static final String BIT_VALUE = "ERR bit is not an integer or out of range";
+    public static final String BITFIELD_TYPE =
+            "ERR Invalid bitfield type. Use something like i16 u8. Note that u64 is not supported but i64 is.";
+    public static final String BITFIELD_OVERFLOW = "ERR Invalid OVERFLOW type specified";
+    public static final String BITFIELD_RO_GET_ONLY = "ERR BITFIELD_RO only supports the GET subcommand";
+    public static final String BITOP_NOT_ONE_KEY = "ERR BITOP NOT must be called with a single source key.";
+    public static final String BITPOS_BIT = "ERR The bit argument must be 1 or 0.";
+    public static final String LCS_WRONG_TYPE = "ERR The specified keys must contain string values";
+    public static final String LCS_LEN_AND_IDX = "ERR If you want both the length and indexes, please just use IDX.";
+    public static final String LCS_TABLE_TOO_LARGE =
+            "ERR Insufficient memory, transient memory for LCS exceeds proto-max-bulk-len";
+    public static final String LCS_TABLE_ALLOCATION = "ERR Insufficient memory, failed allocating transient memory for LCS";
 }

@@ -107,6 +107,7 @@ public final class ServerContext {
         ConfigFamily.register(t);
         StringFamily.register(t);
         CounterFamily.register(t);
+        dev.cajon.server.family.BitmapFamily.register(t);
         HashFamily.register(t);
         SetFamily.register(t);
         SortedSetFamily.register(t);

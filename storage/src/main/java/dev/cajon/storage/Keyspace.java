@@ -115,6 +115,8 @@ public final class Keyspace implements Closeable {
         this.e = new KeyspaceEngine(this, dir, name, clock, file, blobs, journals, listener);
         this.strings = new StringOps(e);
         this.collections = new KeyCollections(e);
+        this.bits = new BitOps(e);
+        this.collections = new dev.cajon.storage.collection.MemoryCollectionAccess();
         this.hashes = new HashOps(collections);
         this.sets = new SetOps(collections);
         this.zsets = new ZSetOps(collections);
@@ -130,6 +132,13 @@ public final class Keyspace implements Closeable {
     /** The collections service the type operations are written on (see storage/collection). */
     public dev.cajon.storage.collection.CollectionAccess collections() {
         return collections;
+    }
+
+    private final BitOps bits;
+
+    /** The bit operations on strings (SETBIT, BITCOUNT, BITFIELD, LCS ...). */
+    public BitOps bits() {
+        return bits;
     }
 
     /** The hash operations (HSET, HGET ...). */
