@@ -116,7 +116,6 @@ public final class Keyspace implements Closeable {
         this.strings = new StringOps(e);
         this.collections = new KeyCollections(e);
         this.bits = new BitOps(e);
-        this.collections = new dev.cajon.storage.collection.MemoryCollectionAccess();
         this.hashes = new HashOps(collections);
         this.sets = new SetOps(collections);
         this.zsets = new ZSetOps(collections);
