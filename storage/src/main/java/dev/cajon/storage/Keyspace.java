@@ -441,6 +441,35 @@ public final class Keyspace implements Closeable {
         return e.locked(key, userKey, () -> e.readLive(key) != null);
     }
 
+    /**
+     * OBJECT ENCODING: Redis's name for how the value is kept, or null when the key is absent. A
+     * string is named by its content as Redis's {@code tryObjectEncoding} names a value it is
+     * given ("int" up to 20 bytes that read as a 64-bit integer, "embstr" up to 44 bytes, then
+     * "raw"); a collection by its type ({@code CollectionType#encoding}).
+     */
+    public String objectEncoding(byte[] userKey) {
+        byte[] key = KeyCodec.mapKey(userKey);
+        return e.locked(key, userKey, () -> {
+            byte[] v = e.readLive(key);
+            if (v == null) {
+                return null;
+            }
+            byte type = ValueHeader.type(v);
+            if (type != ValueHeader.TYPE_STRING) {
+                return dev.cajon.storage.collection.CollectionTypes.of(type).encoding(ValueHeader.collectionState(v));
+            }
+            if (ValueHeader.isBlob(v)) {
+                return "raw";
+            }
+            int off = ValueHeader.headerLength(v);
+            int len = v.length - off;
+            if (len <= 20 && Numbers.isLong(v, off, len)) {
+                return "int";
+            }
+            return len <= 44 ? "embstr" : "raw";
+        });
+    }
+
     /** TYPE: the type's Redis name from the value header ("string"), or "none" when absent. */
     public String type(byte[] userKey) {
         byte[] key = KeyCodec.mapKey(userKey);
