@@ -305,6 +305,31 @@ class BlockingZSetComparisonTest extends ComparisonTestBase {
     }
 
     @BothProtocols
+    void servedFromTheKeyThatGotMembers() throws Exception {
+        String k1 = k("k1");
+        String k2 = k("k2");
+        compare("blocked on two keys: ZADD XX adds nothing, a string on one key, members on the other", port -> {
+            List<String> got = new ArrayList<>();
+            try (RespClient admin = open(port); RespClient a = open(port); RespClient b = open(port)) {
+                a.send(b("BZPOPMAX"), b(k1), b(k2), b("0"));
+                awaitBlocked(admin, 1);
+                b.send(b("BZMPOP"), b("0"), b("2"), b(k1), b(k2), b("MIN"), b("COUNT"), b("10"));
+                awaitBlocked(admin, 2);
+                got.add(s(admin.call("ZADD", k2, "XX", "1", "nothing")));
+                got.add(s(admin.call("SET", k1, "str")));
+                awaitBlocked(admin, 2);
+                got.add(s(admin.call("ZADD", k2, "NX", "1", "x", "2", "y", "3", "z")));
+                got.add("a " + s(a.read()));
+                got.add("b " + s(b.read()));
+                awaitBlocked(admin, 0);
+                got.add(s(admin.call("EXISTS", k2)));
+                got.add(s(admin.call("GET", k1)));
+            }
+            return got;
+        });
+    }
+
+    @BothProtocols
     void zaddInsideExecServesAfterExec() throws Exception {
         String key = k("exec");
         compare("a waiter sees what EXEC left, not what its ZADD added", port -> {
