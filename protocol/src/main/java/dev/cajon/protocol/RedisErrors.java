@@ -280,4 +280,9 @@ public final class RedisErrors {
     public static final String LCS_TABLE_TOO_LARGE =
             "ERR Insufficient memory, transient memory for LCS exceeds proto-max-bulk-len";
     public static final String LCS_TABLE_ALLOCATION = "ERR Insufficient memory, failed allocating transient memory for LCS";
+
+    /** OBJECT FREQ without an LFU maxmemory policy (Cajon has none). */
+    public static final String OBJECT_FREQ_NEEDS_LFU = "ERR An LFU maxmemory policy is not selected, access frequency"
+            + " not tracked. Please note that when switching between policies at runtime LRU and LFU data will take"
+            + " some time to adjust.";
 }

@@ -13,6 +13,7 @@ import dev.cajon.server.family.ConnectionFamily;
 import dev.cajon.server.family.CounterFamily;
 import dev.cajon.server.family.ExpiryFamily;
 import dev.cajon.server.family.KeyFamily;
+import dev.cajon.server.family.ObjectFamily;
 import dev.cajon.server.family.ConfigFamily;
 import dev.cajon.server.family.ServerFamily;
 import dev.cajon.server.family.StringFamily;
@@ -113,6 +114,7 @@ public final class ServerContext {
         SortedSetFamily.register(t);
         ListFamily.register(t);
         KeyFamily.register(t);
+        ObjectFamily.register(t);
         ExpiryFamily.register(t);
         TransactionFamily.register(t);
         AclFamily.register(t);

@@ -445,6 +445,7 @@ public final class Keyspace implements Closeable {
         return e.locked(key, userKey, () -> e.readLive(key) != null);
     }
 
+
     /** TYPE: the type's Redis name from the value header ("string"), or "none" when absent. */
     public String type(byte[] userKey) {
         byte[] key = KeyCodec.mapKey(userKey);

@@ -271,13 +271,20 @@ public final class BlockingKeys {
             while (!todo.isEmpty() && rounds++ < 100_000) {
                 Ready r = todo.pollFirst();
                 ArrayDeque<Waiter> q = byKey.get(Slot.of(r.keyspace(), r.key()));
-                while (q != null && !q.isEmpty()) {
-                    Waiter w = q.peekFirst();
+                if (q == null) {
+                    continue;
+                }
+                for (Waiter w : List.copyOf(q)) {
+                    if (w.done) {
+                        continue;
+                    }
                     Served s;
                     try {
                         s = w.attempt.tryKey(r.key());
                     } catch (CollectionAccess.WrongType e) {
-                        s = null; // the key holds another type now: its waiters keep waiting
+                        // it waits for another type (BLPOP on a key that became a sorted set):
+                        // skipped, as Redis serves only the clients blocked for the key's type
+                        continue;
                     } catch (RuntimeException e) {
                         // the waiter's keyspace failed (closed with its app ...): it gets the
                         // error, and the writer, whose own command is done, is not affected
@@ -292,7 +299,6 @@ public final class BlockingKeys {
                     if (s.pushedTo() != null) {
                         todo.addLast(new Ready(s.keyspace(), s.pushedTo()));
                     }
-                    q = byKey.get(Slot.of(r.keyspace(), r.key()));
                 }
             }
         }

@@ -27,7 +27,7 @@ public enum CommandFlag {
     MODULE("module"),
     NO_MULTI("no_multi"),
     ALLOW_BUSY("allow_busy"),
-    /** The keys are found by parsing the arguments (numkeys: ZUNION, ZMPOP ...), not by first/last/step alone. */
+    /** The keys are found by parsing the arguments (numkeys: ZUNION, LMPOP ...), not by first/last/step; last, as COMMAND lists it. */
     MOVABLEKEYS("movablekeys");
 
     private final String redisName;

@@ -104,17 +104,6 @@ public final class KeyFamily {
         c.bool(c.keyspace().move(c.arg(1), target));
     }
 
-    /** OBJECT ENCODING key: how the value is stored, in Redis's words; nil when absent. */
-    static void objectEncoding(Ctx c) {
-        String enc = c.keyspace().encoding(c.arg(2));
-        c.lookedUp(enc != null);
-        if (enc == null) {
-            c.nullBulk();
-        } else {
-            c.bulk(enc);
-        }
-    }
-
     static void randomkey(Ctx c) {
         byte[] k = c.keyspace().randomKey();
         if (k == null) {
@@ -208,8 +197,6 @@ public final class KeyFamily {
         t.register(cmd("rename", 3, "write", 1, 2, 1, "generic", "1.0.0", "Rename a key", KeyFamily::rename));
         t.register(cmd("renamenx", 3, "write fast", 1, 2, 1, "generic", "1.0.0", "Rename a key, only if the new key does not exist", KeyFamily::renamenx));
         t.register(cmd("move", 3, "write fast", 1, 1, 1, "generic", "1.0.0", "Move a key to another database", KeyFamily::move));
-        t.register(dev.cajon.server.command.Specs.container("object", -2, "", "generic", "2.2.3", "A container for object introspection commands", null, java.util.List.of(
-                dev.cajon.server.command.CommandSpec.of("object|encoding", 3, dev.cajon.server.command.Specs.flags("readonly"), 2, 2, 1, "generic", "2.2.3", "Inspect the internal encoding of a Redis object", KeyFamily::objectEncoding))));
         t.register(cmd("copy", -3, "write denyoom", 1, 2, 1, "generic", "6.2.0", "Copy a key", KeyFamily::copy));
         t.register(cmd("scan", -2, "readonly", 0, 0, 0, "generic", "2.8.0", "Incrementally iterate the keys space", KeyFamily::scan));
         t.register(cmd("keys", 2, "readonly", 0, 0, 0, "generic", "1.0.0", "Find all keys matching the given pattern", KeyFamily::keys));

@@ -48,7 +48,7 @@ public final class SortedSetFamily {
         };
     }
 
-    private static ZSetOps zsets(Ctx c) {
+    static ZSetOps zsets(Ctx c) {
         return c.keyspace().zsets();
     }
 
@@ -348,6 +348,9 @@ public final class SortedSetFamily {
         if (r.nan()) {
             throw new CommandError(RedisErrors.ZSCORE_NAN);
         }
+        if (r.added() > 0) {
+            BlockingSortedSets.signal(c, c.arg(1));
+        }
         if (incr) {
             if (r.processed() > 0) {
                 c.doubleValue(r.score());
@@ -509,7 +512,11 @@ public final class SortedSetFamily {
             default -> range = new ZSetOps.LexSpan(lexRange(c.arg(minIdx), c.arg(maxIdx)), offset, limit);
         }
         if (store) {
-            c.integer(zsets(c).rangeStore(c.arg(1), key, range, reverse));
+            long stored = zsets(c).rangeStore(c.arg(1), key, range, reverse);
+            if (stored > 0) {
+                BlockingSortedSets.signal(c, c.arg(1));
+            }
+            c.integer(stored);
             return;
         }
         List<Member> got;
@@ -594,7 +601,7 @@ public final class SortedSetFamily {
     }
 
     /** Redis's getRangeLongFromObjectOrReply with a message of its own: [min, LONG_MAX]. */
-    private static long atLeast(byte[] b, long min, String error) {
+    static long atLeast(byte[] b, long min, String error) {
         long v = ArgCursor.parseLong(b, error);
         if (v < min) {
             throw new CommandError(error);
@@ -602,45 +609,58 @@ public final class SortedSetFamily {
         return v;
     }
 
-    static void zmpop(Ctx c) {
-        long numkeys = atLeast(c.arg(1), 1, RedisErrors.NUMKEYS_NOT_POSITIVE);
-        if (numkeys >= c.argc() - 2) {
-            throw new CommandError(RedisErrors.SYNTAX);
-        }
-        int whereIdx = (int) (2 + numkeys);
-        boolean max;
-        if (ArgCursor.is(c.arg(whereIdx), "min")) {
-            max = false;
-        } else if (ArgCursor.is(c.arg(whereIdx), "max")) {
-            max = true;
-        } else {
-            throw new CommandError(RedisErrors.SYNTAX);
-        }
-        long count = -1;
-        for (int j = whereIdx + 1; j < c.argc(); j++) {
-            int more = c.argc() - 1 - j;
-            if (count == -1 && ArgCursor.is(c.arg(j), "count") && more > 0) {
-                j++;
-                count = atLeast(c.arg(j), 1, RedisErrors.COUNT_NOT_POSITIVE);
+    /**
+     * ZMPOP's and BZMPOP's arguments from {@code numkeysIdx} on, in Redis's order (numkeys, the
+     * keys, MIN|MAX, COUNT): count 1 when not given.
+     */
+    record MpopArgs(byte[][] keys, boolean max, long count) {
+        static MpopArgs parse(Ctx c, int numkeysIdx) {
+            long numkeys = atLeast(c.arg(numkeysIdx), 1, RedisErrors.NUMKEYS_NOT_POSITIVE);
+            if (numkeys >= c.argc() - numkeysIdx - 1) {
+                throw new CommandError(RedisErrors.SYNTAX);
+            }
+            int whereIdx = (int) (numkeysIdx + 1 + numkeys);
+            boolean max;
+            if (ArgCursor.is(c.arg(whereIdx), "min")) {
+                max = false;
+            } else if (ArgCursor.is(c.arg(whereIdx), "max")) {
+                max = true;
             } else {
                 throw new CommandError(RedisErrors.SYNTAX);
             }
+            long count = -1;
+            for (int j = whereIdx + 1; j < c.argc(); j++) {
+                int more = c.argc() - 1 - j;
+                if (count == -1 && ArgCursor.is(c.arg(j), "count") && more > 0) {
+                    j++;
+                    count = atLeast(c.arg(j), 1, RedisErrors.COUNT_NOT_POSITIVE);
+                } else {
+                    throw new CommandError(RedisErrors.SYNTAX);
+                }
+            }
+            byte[][] keys = new byte[(int) numkeys][];
+            for (int i = 0; i < numkeys; i++) {
+                keys[i] = c.arg(numkeysIdx + 1 + i);
+            }
+            return new MpopArgs(keys, max, count == -1 ? 1 : count);
         }
-        if (count == -1) {
-            count = 1;
-        }
-        byte[][] keys = new byte[(int) numkeys][];
-        for (int i = 0; i < numkeys; i++) {
-            keys[i] = c.arg(2 + i);
-        }
-        ZSetOps.PopResult r = zsets(c).pop(keys, max, count);
+    }
+
+    /** ZMPOP's (and BZMPOP's) reply: the key and [member, score] pairs in both protocols. */
+    static void keyAndMembers(Ctx c, byte[] key, List<Member> got) {
+        c.arrayHeader(2);
+        c.bulk(key);
+        popReply(c, got, true);
+    }
+
+    static void zmpop(Ctx c) {
+        MpopArgs a = MpopArgs.parse(c, 1);
+        ZSetOps.PopResult r = zsets(c).pop(a.keys(), a.max(), a.count());
         if (r.key() == null) {
             c.nullArray();
             return;
         }
-        c.arrayHeader(2);
-        c.bulk(r.key());
-        popReply(c, r.members(), true);
+        keyAndMembers(c, r.key(), r.members());
     }
 
     // ------------------------------------------------------------------ ZUNION, ZINTER, ZDIFF
@@ -711,6 +731,9 @@ public final class SortedSetFamily {
         }
         List<Member> result = zsets(c).combine(op, keys, weights, agg, dst);
         if (dst != null) {
+            if (!result.isEmpty()) {
+                BlockingSortedSets.signal(c, dst);
+            }
             c.integer(result.size());
         } else {
             members(c, result, withScores);
@@ -850,6 +873,9 @@ public final class SortedSetFamily {
         t.register(cmd("zpopmin", -2, "write fast", 1, 1, 1, "sorted-set", "5.0.0", "Remove and return members with the lowest scores in a sorted set", w(SortedSetFamily::zpopmin)));
         t.register(cmd("zpopmax", -2, "write fast", 1, 1, 1, "sorted-set", "5.0.0", "Remove and return members with the highest scores in a sorted set", w(SortedSetFamily::zpopmax)));
         t.register(cmd("zmpop", -4, "write movablekeys", 0, 0, 0, "sorted-set", "7.0.0", "Remove and return members with scores in a sorted set", w(SortedSetFamily::zmpop)));
+        t.register(cmd("bzpopmin", -3, "write noscript blocking fast", 1, -2, 1, "sorted-set", "5.0.0", "Remove and return the member with the lowest score from one or more sorted sets, or block until one is available", w(BlockingSortedSets::bzpopmin)));
+        t.register(cmd("bzpopmax", -3, "write noscript blocking fast", 1, -2, 1, "sorted-set", "5.0.0", "Remove and return the member with the highest score from one or more sorted sets, or block until one is available", w(BlockingSortedSets::bzpopmax)));
+        t.register(cmd("bzmpop", -5, "write blocking movablekeys", 0, 0, 0, "sorted-set", "7.0.0", "Remove and return members with scores in a sorted set or block until one is available", w(BlockingSortedSets::bzmpop)));
         t.register(cmd("zremrangebyrank", 4, "write", 1, 1, 1, "sorted-set", "2.0.0", "Remove all members in a sorted set within the given indexes", w(SortedSetFamily::zremrangebyrank)));
         t.register(cmd("zremrangebyscore", 4, "write", 1, 1, 1, "sorted-set", "1.2.0", "Remove all members in a sorted set within the given scores", w(SortedSetFamily::zremrangebyscore)));
         t.register(cmd("zremrangebylex", 4, "write", 1, 1, 1, "sorted-set", "2.8.9", "Remove all members in a sorted set between the given lexicographical range", w(SortedSetFamily::zremrangebylex)));

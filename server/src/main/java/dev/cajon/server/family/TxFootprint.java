@@ -79,9 +79,7 @@ final class TxFootprint {
                 default -> {
                 }
             }
-            if (s.has(CommandFlag.MOVABLEKEYS)) {
-                dbs.computeIfAbsent(db, k -> new Db()).whole = true; // numkeys commands: take the whole db
-            } else if (s.firstKey() > 0) {
+            if (s.firstKey() > 0) {
                 Db d = dbs.computeIfAbsent(db, k -> new Db());
                 int last = s.lastKey() < 0 ? a.argc() + s.lastKey() : s.lastKey();
                 for (int i = s.firstKey(); i <= last && i < a.argc(); i += Math.max(1, s.step())) {
