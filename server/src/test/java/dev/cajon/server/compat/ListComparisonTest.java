@@ -1,6 +1,5 @@
 package dev.cajon.server.compat;
 
-import org.junit.jupiter.api.Disabled;
 
 /**
  * Lists against Redis 7.0: every list command, option and error, in RESP2 and RESP3.
@@ -63,7 +62,6 @@ class ListComparisonTest extends ComparisonTestBase {
      * see lists. Enable when the engine lands: it passes on this branch merged with the tree and
      * engine branches (checked 2 Dec, 05:05 UTC).
      */
-    @Disabled("collections cannot see string keys until the engine's CollectionAccess replaces the heap placeholder")
     @BothProtocols
     void wrongType() throws Exception {
         String l = k("wt");

@@ -1,7 +1,6 @@
 package dev.cajon.server.compat;
 
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Disabled;
 
 /**
  * Sorted sets against Redis 7.0, in RESP2 and RESP3: every command, option and error text, the
@@ -426,7 +425,6 @@ class SortedSetComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Disabled("needs the engine's CollectionAccess: today strings and collections live apart (TYPE, OBJECT, WRONGTYPE)")
     @BothProtocols
     void wrongType() throws Exception {
         String s = k("s");
@@ -473,7 +471,6 @@ class SortedSetComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Disabled("needs the engine's CollectionAccess: today strings and collections live apart (TYPE, OBJECT, WRONGTYPE)")
     @BothProtocols
     void storeOverwritesAnyType() throws Exception {
         String z = k("z");
@@ -533,7 +530,6 @@ class SortedSetComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
-    @Disabled("needs the engine's CollectionAccess: today strings and collections live apart (TYPE, OBJECT, WRONGTYPE)")
     @BothProtocols
     void encodings() throws Exception {
         String small = k("small");

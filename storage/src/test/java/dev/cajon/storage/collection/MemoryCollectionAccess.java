@@ -6,10 +6,9 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * TEMPORARY: {@link CollectionAccess} on the heap, one lock for everything, nothing persisted and
- * invisible to the key commands. It lets the type operations and families be written and compared
- * with Redis while the engine's own implementation (map entries, journals, growth, expiry) is
- * built; the keyspace then answers that one instead, and this class goes.
+ * {@link CollectionAccess} on the heap for tests of the type operations alone (their model
+ * tests): one lock for everything, nothing persisted, no key commands. The keyspace's own is
+ * {@code KeyCollections}.
  */
 public final class MemoryCollectionAccess implements CollectionAccess {
     private final Map<ByteBuffer, Slot> keys = new HashMap<>();
