@@ -372,6 +372,12 @@ public final class CollectionMemory implements Callable<Integer> {
             ZonedDateTime started, Path home, String loadBefore, String loadAfter) {
         StringBuilder md = new StringBuilder();
         md.append("## Memory and disk per member of collections\n\n");
+        md.append("The memory side of issue 15: a big hash, a big sorted set, a big list and many small"
+                + " hashes, each loaded into Cajon and into redis-server, and what each costs per member in"
+                + " RSS and on disk. Run it with `bin/bench-side-by-side collection-memory` (the whole run"
+                + " takes about 10 to 20 minutes here; `--workloads`, `--members`, `--small-hashes` scale it"
+                + " down, `--keep` keeps the data dirs, and the log on stderr lists every data file with"
+                + " `ls -ls`).\n\n");
         md.append("Produced by `").append(commandLine).append("` on ")
                 .append(started.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")))
                 .append(" (Cajon ").append(MachineInfo.gitCommit(home)).append(").\n\n");
@@ -423,6 +429,10 @@ public final class CollectionMemory implements Callable<Integer> {
                                 : growth(r.rssLoaded, r.rssEmpty, ServerProcess.Rss::total, n),
                         (r, v) -> String.format(Locale.ROOT, "%.1f B", v), ratio);
             }
+            row(md, "", "of which anon / file+shmem (mapped files)", rs,
+                    r -> growth(r.rssLoaded, r.rssEmpty, ServerProcess.Rss::anon, n),
+                    (r, v) -> String.format(Locale.ROOT, "%.1f B / %.1f B", v,
+                            growth(r.rssLoaded, r.rssEmpty, x -> x.file() + x.shmem(), n)), false);
             row(md, "", "RSS loaded (empty)", rs, r -> r.rssLoaded == null ? Double.NaN : r.rssLoaded.total(),
                     (r, v) -> MemoryAndRestart.mib((long) (double) v) + " ("
                             + MemoryAndRestart.mib(r.rssEmpty.total()) + ")", false);
