@@ -285,4 +285,11 @@ public final class RedisErrors {
     public static final String OBJECT_FREQ_NEEDS_LFU = "ERR An LFU maxmemory policy is not selected, access frequency"
             + " not tracked. Please note that when switching between policies at runtime LRU and LFU data will take"
             + " some time to adjust.";
+
+    /**
+     * Cajon's own (Redis has no such limit below 512 MiB): a member, field or list element over
+     * 16 KiB, or a field and its value over 64 KiB together. Nothing was written.
+     */
+    public static final String COLLECTION_ENTRY_TOO_LARGE =
+            "ERR collection member too large for Cajon (about 16 KiB at most, 64 KiB with its value)";
 }

@@ -177,6 +177,8 @@ public final class Dispatcher {
             c.error(e.getMessage());
         } catch (dev.cajon.storage.collection.CollectionAccess.WrongType e) {
             c.error(RedisErrors.WRONG_TYPE); // storage's "another type" from any family
+        } catch (dev.cajon.storage.collection.EntryTooLarge e) {
+            c.error(RedisErrors.COLLECTION_ENTRY_TOO_LARGE); // nothing was written
         } catch (RuntimeException e) {
             log.error("command {} failed", spec.name(), e);
             c.error(RedisErrors.internalError(e));

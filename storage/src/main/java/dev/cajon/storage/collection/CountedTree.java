@@ -892,11 +892,11 @@ public final class CountedTree implements Entries {
 
     private static void checkEntry(byte[] key, byte[] value) {
         if (key.length > MAX_KEY) {
-            throw new IllegalArgumentException("collection key of " + key.length
+            throw new EntryTooLarge("collection key of " + key.length
                     + " bytes is over the limit of " + MAX_KEY);
         }
         if ((long) key.length + value.length > MAX_ENTRY) {
-            throw new IllegalArgumentException("collection entry of " + (key.length + value.length)
+            throw new EntryTooLarge("collection entry of " + (key.length + value.length)
                     + " bytes is over the limit of " + MAX_ENTRY);
         }
     }
