@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>"Blocked" is observed, never assumed after a sleep: each step waits (bounded) until the
  * server's INFO says how many clients are blocked.
  */
-class BlockingListTest extends ComparisonTestBase {
+class BlockingListTest extends BlockingComparisonBase {
     private static final long T0 = 1_700_000_000_000L;
 
     private ManualClock clock;
@@ -49,46 +49,10 @@ class BlockingListTest extends ComparisonTestBase {
         return protocol.name() + ":" + tag;
     }
 
-    private static String s(Reply r) {
-        return new String(r.raw(), StandardCharsets.ISO_8859_1);
-    }
 
-    /** Waits (bounded) until INFO clients says {@code n} clients are blocked. */
-    private static void awaitBlocked(RespClient admin, int n) throws IOException {
-        String want = "blocked_clients:" + n + "\r\n";
-        long until = System.nanoTime() + 5_000_000_000L; // a bound, not a wait: it returns as soon as it sees it
-        while (System.nanoTime() < until) {
-            if (new String(admin.call("INFO", "clients").raw(), StandardCharsets.ISO_8859_1).contains(want)) {
-                return;
-            }
-            try {
-                Thread.sleep(1);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException(e);
-            }
-        }
-        fail("never saw " + want.trim());
-    }
 
-    private RespClient open(int port) throws IOException {
-        RespClient c = RespClient.connect(port);
-        if (protocol == Protocol.RESP3) {
-            c.call("HELLO", "3");
-        }
-        return c;
-    }
 
-    /** Runs {@code steps} against one server and returns the transcript of what each client got. */
-    private interface Steps {
-        List<String> run(int port) throws IOException;
-    }
 
-    private void compare(String name, Steps steps) throws IOException {
-        List<String> redis = steps.run(redisPort());
-        List<String> cajon = steps.run(cajonPort());
-        assertEquals(redis, cajon, name + " " + protocol.label() + ": Cajon's replies differ from Redis's");
-    }
 
     @BothProtocols
     void wakeUpOrderIsFifoPerKey() throws Exception {

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>"Blocked" is observed, never assumed after a sleep: each step waits (bounded) until INFO
  * says how many clients are blocked.
  */
-class BlockingZSetComparisonTest extends ComparisonTestBase {
+class BlockingZSetComparisonTest extends BlockingComparisonBase {
     private static final AtomicInteger SEQ = new AtomicInteger();
     private static final long T0 = 1_700_000_000_000L;
 
@@ -53,9 +53,6 @@ class BlockingZSetComparisonTest extends ComparisonTestBase {
         return "bz" + SEQ.incrementAndGet() + ":" + name;
     }
 
-    private static String s(Reply r) {
-        return new String(r.raw(), StandardCharsets.ISO_8859_1);
-    }
 
     private static byte[] b(String s) {
         return Scenario.b(s);
@@ -170,41 +167,9 @@ class BlockingZSetComparisonTest extends ComparisonTestBase {
 
     // ---------------------------------------------------------------- real sockets
 
-    /** Waits (bounded) until INFO clients says {@code n} clients are blocked. */
-    private static void awaitBlocked(RespClient admin, int n) throws IOException {
-        String want = "blocked_clients:" + n + "\r\n";
-        long until = System.nanoTime() + 5_000_000_000L; // a bound, not a wait: it returns as soon as it sees it
-        while (System.nanoTime() < until) {
-            if (new String(admin.call("INFO", "clients").raw(), StandardCharsets.ISO_8859_1).contains(want)) {
-                return;
-            }
-            try {
-                Thread.sleep(1);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException(e);
-            }
-        }
-        fail("never saw " + want.trim());
-    }
 
-    private RespClient open(int port) throws IOException {
-        RespClient c = RespClient.connect(port);
-        if (protocol == Protocol.RESP3) {
-            c.call("HELLO", "3");
-        }
-        return c;
-    }
 
-    private interface Steps {
-        List<String> run(int port) throws IOException;
-    }
 
-    private void compare(String name, Steps steps) throws IOException {
-        List<String> redis = steps.run(redisPort());
-        List<String> cajon = steps.run(cajonPort());
-        assertEquals(redis, cajon, name + " " + protocol.label() + ": Cajon's replies differ from Redis's");
-    }
 
     @BothProtocols
     void oneZaddServesThreeWaitersInFifoOrder() throws Exception {
