@@ -239,13 +239,20 @@ public final class Ctx {
      * LMOVE's destination ...). Costs nothing while no client is blocked.
      */
     public void readyKey(byte[] key) {
+        if (server.blocking().anyWaiting()) {
+            readyKey(keyspace(), key);
+        }
+    }
+
+    /** {@link #readyKey(byte[])} for a key of another keyspace of the app (COPY ... DB, MOVE). */
+    public void readyKey(Keyspace ks, byte[] key) {
         if (!server.blocking().anyWaiting()) {
             return;
         }
         if (readyKeys == null) {
             readyKeys = new java.util.ArrayList<>(2);
         }
-        readyKeys.add(new dev.cajon.server.blocking.BlockingKeys.Ready(keyspace(), key));
+        readyKeys.add(new dev.cajon.server.blocking.BlockingKeys.Ready(ks, key));
     }
 
     /** The dispatcher, after a top-level command: serves the clients blocked on the keys it wrote. */

@@ -51,6 +51,9 @@ public final class KeyFamily {
         if (st == OpStatus.NOT_FOUND) {
             throw new CommandError(RedisErrors.NO_SUCH_KEY);
         }
+        if (st == OpStatus.OK) {
+            c.readyKey(c.arg(2)); // a list or sorted set renamed onto a key clients wait on
+        }
         if (nx) {
             c.bool(st == OpStatus.OK);
         } else {
@@ -88,7 +91,11 @@ public final class KeyFamily {
             throw new CommandError(RedisErrors.SAME_OBJECT);
         }
         Keyspace target = c.server().store().keyspace(c.session().app(), db);
-        c.bool(c.keyspace().copy(c.arg(1), target, c.arg(2), replace) == OpStatus.OK);
+        boolean copied = c.keyspace().copy(c.arg(1), target, c.arg(2), replace) == OpStatus.OK;
+        if (copied) {
+            c.readyKey(target, c.arg(2));
+        }
+        c.bool(copied);
     }
 
     /** MOVE key db: 1 when moved, 0 when the key is absent or the target db has it. */
@@ -101,7 +108,11 @@ public final class KeyFamily {
             throw new CommandError(RedisErrors.SAME_OBJECT);
         }
         Keyspace target = c.server().store().keyspace(c.session().app(), db);
-        c.bool(c.keyspace().move(c.arg(1), target));
+        boolean moved = c.keyspace().move(c.arg(1), target);
+        if (moved) {
+            c.readyKey(target, c.arg(1));
+        }
+        c.bool(moved);
     }
 
     static void randomkey(Ctx c) {

@@ -83,6 +83,36 @@ class BlockingListTest extends BlockingComparisonBase {
         });
     }
 
+    /** A list that arrives under a waited-on name by RENAME, COPY or MOVE serves its waiter, as in Redis. */
+    @BothProtocols
+    void renameCopyAndMoveOntoAWaitedKeyServeTheWaiter() throws Exception {
+        String key = k("dst");
+        String src = k("src");
+        compare("RENAME, COPY and MOVE onto a key a client waits on", port -> {
+            List<String> got = new ArrayList<>();
+            try (RespClient admin = open(port); RespClient a = open(port); RespClient db1 = open(port)) {
+                a.send(Scenario.b("BLPOP"), Scenario.b(key), Scenario.b("0"));
+                awaitBlocked(admin, 1);
+                got.add(s(admin.call("RPUSH", src, "renamed")));
+                got.add(s(admin.call("RENAME", src, key)));
+                got.add("rename: " + s(a.read()));
+                a.send(Scenario.b("BLPOP"), Scenario.b(key), Scenario.b("0"));
+                awaitBlocked(admin, 1);
+                got.add(s(admin.call("RPUSH", src, "copied")));
+                got.add(s(admin.call("COPY", src, key)));
+                got.add("copy: " + s(a.read()));
+                got.add(s(db1.call("SELECT", "1")));
+                db1.send(Scenario.b("BLPOP"), Scenario.b(src), Scenario.b("0"));
+                awaitBlocked(admin, 1);
+                got.add(s(admin.call("MOVE", src, "1")));
+                got.add("move: " + s(db1.read()));
+                awaitBlocked(admin, 0);
+                got.add(s(admin.call("EXISTS", src, key)));
+            }
+            return got;
+        });
+    }
+
     @BothProtocols
     void onePushServesTheLongestWaiting() throws Exception {
         String key = k("one");
