@@ -62,6 +62,12 @@ function norm(v) {
   return v;
 }
 
+/** HGETALL's reply (an object, or a Map in RESP3) as an object with its fields sorted. */
+function sortedFields(h) {
+  const o = h instanceof Map ? Object.fromEntries([...h].map(([f, v]) => [String(f), v])) : h;
+  return Object.fromEntries(Object.keys(o).sort().map((f) => [f, String(o[f])]));
+}
+
 function expectEqual(what, actual, expected) {
   const a = JSON.stringify(norm(actual));
   const e = JSON.stringify(norm(expected));
@@ -133,6 +139,17 @@ function nodeRedisAdapter() {
         throw e;
       }
     },
+    types: async (c, p) => ({
+      hset: await c.hSet(`${p}h`, { a: '1', b: '2' }),
+      hgetall: sortedFields(await c.hGetAll(`${p}h`)),
+      rpush: await c.rPush(`${p}l`, ['x', 'y', 'z']),
+      lrange: await c.lRange(`${p}l`, 0, -1),
+      sadd: await c.sAdd(`${p}s`, ['m', 'n']),
+      smembers: [...await c.sMembers(`${p}s`)].map(String).sort(),
+      zadd: await c.zAdd(`${p}z`, [{ score: 1.5, value: 'a' }, { score: 2, value: 'b' }]),
+      zrange: (await c.zRangeWithScores(`${p}z`, 0, -1)).map((x) => [String(x.value), Number(x.score)]),
+      zscore: Number(await c.zScore(`${p}z`, 'a')),
+    }),
     scan: async (c, match, count) => {
       const seen = new Set();
       let cursor = '0';
@@ -172,6 +189,21 @@ function ioredisAdapter() {
     strlen: (c, k) => c.strlen(k),
     ttl: (c, k) => c.ttl(k),
     incr: (c, k) => c.incr(k),
+    types: async (c, p) => {
+      const hset = await c.hset(`${p}h`, 'a', '1', 'b', '2');
+      const hgetall = sortedFields(await c.hgetall(`${p}h`));
+      const rpush = await c.rpush(`${p}l`, 'x', 'y', 'z');
+      const lrange = await c.lrange(`${p}l`, 0, -1);
+      const sadd = await c.sadd(`${p}s`, 'm', 'n');
+      const smembers = [...await c.smembers(`${p}s`)].map(String).sort();
+      const zadd = await c.zadd(`${p}z`, 1.5, 'a', 2, 'b');
+      const zr = await c.zrange(`${p}z`, 0, -1, 'WITHSCORES');
+      // RESP2: a flat [member, score, ...]; RESP3: [[member, score], ...]
+      const zpairs = Array.isArray(zr[0]) ? zr : zr.flatMap((x, i) => (i % 2 ? [] : [[x, zr[i + 1]]]));
+      const zrange = zpairs.map(([m, sc]) => [String(m), Number(sc)]);
+      const zscore = Number(await c.zscore(`${p}z`, 'a'));
+      return { hset, hgetall, rpush, lrange, sadd, smembers, zadd, zrange, zscore };
+    },
     pipeline: async (c, p) => pairs(await c.pipeline().set(p, '1').incr(p).incrby(p, 5).get(p).exec()),
     setMany: async (c, keys) => {
       const pl = c.pipeline();
@@ -233,14 +265,14 @@ await step('connect', async () => {
     throw new Error(`asked for RESP${protocol}, the connection is RESP${resp}`);
   }
   await a.del(c, [k('ttl'), k('pipe'), k('tx'), k('watch:ok'), k('watch:conflict'), k('bin'), k('err'),
-    k('txerr'), ...scanKeys]);
+    k('txerr'), k('t:h'), k('t:l'), k('t:s'), k('t:z'), ...scanKeys]);
   return { resp };
 });
 
 if (c === null) {
   // nothing else can run: report every other step as failed, so that the output says so
   for (const name of ['ttl', 'pipeline', 'transaction', 'watch-ok', 'watch-conflict', 'scan', 'binary',
-    'error', 'exec-error']) {
+    'error', 'exec-error', 'types']) {
     results.push({ step: name, ok: false, error: 'not run: the client could not connect' });
     console.log(JSON.stringify(results[results.length - 1]));
   }
@@ -320,6 +352,15 @@ if (c === null) {
   await step('exec-error', async () => {
     const r = await a.execError(c, k('txerr'));
     expectEqual('MULTI SET abc, INCR, EXEC', r, ['OK', new Error(NOT_INTEGER)]);
+    return r;
+  });
+
+  await step('types', async () => {
+    const r = await a.types(c, k('t:'));
+    expectEqual('hashes, lists, sets, sorted sets', r, {
+      hset: 2, hgetall: { a: '1', b: '2' }, rpush: 3, lrange: ['x', 'y', 'z'], sadd: 2, smembers: ['m', 'n'],
+      zadd: 2, zrange: [['a', 1.5], ['b', 2]], zscore: 1.5,
+    });
     return r;
   });
 }

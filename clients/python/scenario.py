@@ -103,7 +103,7 @@ def connect():
     if args.protocol != "default" and resp != int(args.protocol):
         raise Failed(f"asked for RESP{args.protocol}, the connection is RESP{resp}")
     r.delete(k("ttl"), k("pipe"), k("tx"), k("watch:ok"), k("watch:conflict"), k("bin"), k("err"),
-             k("txerr"), *scan_keys)
+             k("txerr"), k("t:h"), k("t:l"), k("t:s"), k("t:z"), *scan_keys)
     return {"resp": resp}
 
 
@@ -214,16 +214,32 @@ def exec_error():
     return out
 
 
+def types():
+    o = {"hset": r.hset(k("t:h"), mapping={"a": "1", "b": "2"}),
+         "hgetall": {norm(f): norm(v) for f, v in sorted(r.hgetall(k("t:h")).items())},
+         "rpush": r.rpush(k("t:l"), "x", "y", "z"),
+         "lrange": norm(r.lrange(k("t:l"), 0, -1)),
+         "sadd": r.sadd(k("t:s"), "m", "n"),
+         "smembers": sorted(norm(x) for x in r.smembers(k("t:s"))),
+         "zadd": r.zadd(k("t:z"), {"a": 1.5, "b": 2}),
+         "zrange": [[norm(m), float(sc)] for m, sc in r.zrange(k("t:z"), 0, -1, withscores=True)],
+         "zscore": float(r.zscore(k("t:z"), "a"))}
+    expect_equal("hashes, lists, sets, sorted sets", o,
+                 {"hset": 2, "hgetall": {"a": "1", "b": "2"}, "rpush": 3, "lrange": ["x", "y", "z"], "sadd": 2,
+                  "smembers": ["m", "n"], "zadd": 2, "zrange": [["a", 1.5], ["b", 2.0]], "zscore": 1.5})
+    return o
+
+
 step("connect", connect)
 if not results[-1]["ok"]:
     for name in ["ttl", "pipeline", "transaction", "watch-ok", "watch-conflict", "scan", "binary", "error",
-                 "exec-error"]:
+                 "exec-error", "types"]:
         results.append({"step": name, "ok": False, "error": "not run: the client could not connect"})
         print(json.dumps(results[-1], separators=(",", ":")))
 else:
     for name, body in [("ttl", ttl), ("pipeline", pipeline), ("transaction", transaction), ("watch-ok", watch_ok),
                        ("watch-conflict", watch_conflict), ("scan", scan), ("binary", binary), ("error", error),
-                       ("exec-error", exec_error)]:
+                       ("exec-error", exec_error), ("types", types)]:
         step(name, body)
 
 for c in (r, other):

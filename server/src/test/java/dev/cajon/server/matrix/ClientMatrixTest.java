@@ -29,7 +29,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The client matrix of issue 11: five clients (Jedis, Lettuce, node-redis, ioredis, redis-py) run
  * the same small app scenario (set and get with a TTL, a pipeline, a transaction, WATCH without
  * and with a conflict, a SCAN over 300 keys, all 256 byte values, an error reply, an error inside
- * EXEC) against a real redis-server and against Cajon, each in its default mode and with RESP2 and
+ * EXEC, and a hash, a list, a set and a sorted set through the client's own methods) against a
+ * real redis-server and against Cajon, each in its default mode and with RESP2 and
  * RESP3 forced where the client has the option.
  *
  * <p>Against redis-server every step must hold: that proves the scenario itself. Against Cajon

@@ -25,7 +25,7 @@ final class JavaScenario {
     static final String NOT_INTEGER = "ERR value is not an integer or out of range";
     static final int SCAN_KEYS = 300;
     static final List<String> STEPS = List.of("connect", "ttl", "pipeline", "transaction", "watch-ok",
-            "watch-conflict", "scan", "binary", "error", "exec-error");
+            "watch-conflict", "scan", "binary", "error", "exec-error", "types");
     private static final byte[] BINARY = new byte[256];
 
     static {
@@ -72,6 +72,14 @@ final class JavaScenario {
 
         /** MULTI, SET k v, EXEC after a {@link #watch}: null if the server aborted it. */
         List<Object> watchedSet(String k, String v);
+
+        /**
+         * The data types the way the client's documentation writes them, each reply turned into
+         * plain values: HSET h a 1 b 2 and HGETALL h (sorted by field), RPUSH l x y z and LRANGE,
+         * SADD s m n and SMEMBERS (sorted), ZADD z 1.5 a 2 b, ZRANGE z 0 -1 WITHSCORES as
+         * [member, score] pairs, ZSCORE z a. Keys: {@code prefix} + h, l, s, z.
+         */
+        Map<String, Object> types(String prefix);
 
         /** One SCAN call: the next cursor, then the keys. */
         Map.Entry<String, List<String>> scan(String cursor, String match, int count);
@@ -173,7 +181,7 @@ final class JavaScenario {
                     throw new Failed("asked for RESP" + protocol + ", the connection is RESP" + resp);
                 }
                 List<String> all = new ArrayList<>(List.of(k("ttl"), k("pipe"), k("tx"), k("watch:ok"),
-                        k("watch:conflict"), k("bin"), k("err"), k("txerr")));
+                        k("watch:conflict"), k("bin"), k("err"), k("txerr"), k("t:h"), k("t:l"), k("t:s"), k("t:z")));
                 all.addAll(scanKeys);
                 c[0].del(all);
                 return Map.of("resp", resp);
@@ -280,6 +288,11 @@ final class JavaScenario {
                 expectEqual("MULTI SET abc, INCR, EXEC", out, List.of("OK", new RuntimeException(NOT_INTEGER)));
                 return out;
             });
+            step("types", () -> {
+                Map<String, Object> got = r.types(k("t:"));
+                expectEqual("hashes, lists, sets, sorted sets", got, expectedTypes());
+                return got;
+            });
         } finally {
             for (Conn x : c) {
                 if (x != null) {
@@ -291,6 +304,21 @@ final class JavaScenario {
                 }
             }
         }
+    }
+
+    /** What {@link Conn#types} must observe, on every client and server. */
+    static Map<String, Object> expectedTypes() {
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put("hset", 2L);
+        m.put("hgetall", new java.util.TreeMap<>(Map.of("a", "1", "b", "2")));
+        m.put("rpush", 3L);
+        m.put("lrange", List.of("x", "y", "z"));
+        m.put("sadd", 2L);
+        m.put("smembers", List.of("m", "n"));
+        m.put("zadd", 2L);
+        m.put("zrange", List.of(List.of("a", 1.5), List.of("b", 2.0)));
+        m.put("zscore", 1.5);
+        return m;
     }
 
     /** Renders replies as the scripts do: byte[] as {"hex"}, exceptions as {"error"}, null as null. */

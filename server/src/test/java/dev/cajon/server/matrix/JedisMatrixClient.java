@@ -164,6 +164,22 @@ final class JedisMatrixClient implements JavaScenario.Client {
         }
 
         @Override
+        public Map<String, Object> types(String p) {
+            Map<String, Object> m = new java.util.LinkedHashMap<>();
+            m.put("hset", j.hset(p + "h", Map.of("a", "1", "b", "2")));
+            m.put("hgetall", new java.util.TreeMap<>(j.hgetAll(p + "h")));
+            m.put("rpush", j.rpush(p + "l", "x", "y", "z"));
+            m.put("lrange", j.lrange(p + "l", 0, -1));
+            m.put("sadd", j.sadd(p + "s", "m", "n"));
+            m.put("smembers", new java.util.TreeSet<>(j.smembers(p + "s")).stream().toList());
+            m.put("zadd", j.zadd(p + "z", Map.of("a", 1.5, "b", 2.0)));
+            m.put("zrange", j.zrangeWithScores(p + "z", 0, -1).stream()
+                    .map(t -> List.<Object>of(t.getElement(), t.getScore())).toList());
+            m.put("zscore", j.zscore(p + "z", "a"));
+            return m;
+        }
+
+        @Override
         public Map.Entry<String, List<String>> scan(String cursor, String match, int count) {
             ScanResult<String> r = j.scan(cursor, new ScanParams().match(match).count(count));
             return new AbstractMap.SimpleEntry<>(r.getCursor(), r.getResult());

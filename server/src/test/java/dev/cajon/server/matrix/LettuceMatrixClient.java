@@ -205,6 +205,28 @@ final class LettuceMatrixClient implements JavaScenario.Client {
         }
 
         @Override
+        public Map<String, Object> types(String p) {
+            Map<String, Object> m = new java.util.LinkedHashMap<>();
+            m.put("hset", r.hset(p + "h", Map.of("a", b("1"), "b", b("2"))));
+            Map<String, String> h = new java.util.TreeMap<>();
+            r.hgetall(p + "h").forEach((f, v) -> h.put(f, new String(v, java.nio.charset.StandardCharsets.UTF_8)));
+            m.put("hgetall", h);
+            m.put("rpush", r.rpush(p + "l", b("x"), b("y"), b("z")));
+            m.put("lrange", r.lrange(p + "l", 0, -1).stream()
+                    .map(v -> new String(v, java.nio.charset.StandardCharsets.UTF_8)).toList());
+            m.put("sadd", r.sadd(p + "s", b("m"), b("n")));
+            m.put("smembers", r.smembers(p + "s").stream()
+                    .map(v -> new String(v, java.nio.charset.StandardCharsets.UTF_8)).sorted().toList());
+            m.put("zadd", r.zadd(p + "z", io.lettuce.core.ScoredValue.just(1.5, b("a")),
+                    io.lettuce.core.ScoredValue.just(2.0, b("b"))));
+            m.put("zrange", r.zrangeWithScores(p + "z", 0, -1).stream()
+                    .map(t -> List.<Object>of(new String(t.getValue(), java.nio.charset.StandardCharsets.UTF_8),
+                            t.getScore())).toList());
+            m.put("zscore", r.zscore(p + "z", b("a")));
+            return m;
+        }
+
+        @Override
         public Map.Entry<String, List<String>> scan(String cursor, String match, int count) {
             KeyScanCursor<String> c = r.scan(ScanCursor.of(cursor), ScanArgs.Builder.matches(match).limit(count));
             return new AbstractMap.SimpleEntry<>(c.getCursor(), c.getKeys());
