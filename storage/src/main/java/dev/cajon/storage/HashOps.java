@@ -182,12 +182,7 @@ public final class HashOps {
                 return 0L;
             }
             Open o = new Open(c);
-            long removed = 0;
-            for (byte[] f : fields) {
-                if (o.e.remove(HashedEntries.key(f)) != null) {
-                    removed++;
-                }
-            }
+            long removed = HashedEntries.removeAll(o.e, fields);
             if (removed > 0) {
                 o.save();
             }

@@ -95,6 +95,17 @@ final class HashedEntries {
         return state[1] & 0xFF;
     }
 
+    /** Removes each of {@code members} (HDEL, SREM); returns how many were there. */
+    static long removeAll(Entries e, byte[][] members) {
+        long removed = 0;
+        for (byte[] m : members) {
+            if (e.remove(key(m)) != null) {
+                removed++;
+            }
+        }
+        return removed;
+    }
+
     /** Opens the entries of a stored state (null: a new collection). */
     static Entries open(byte[] state, PageStore pages) {
         byte[] tree = null;

@@ -159,12 +159,7 @@ public final class SetOps {
                 return 0L;
             }
             Open o = new Open(c);
-            long removed = 0;
-            for (byte[] m : members) {
-                if (o.e.remove(HashedEntries.key(m)) != null) {
-                    removed++;
-                }
-            }
+            long removed = HashedEntries.removeAll(o.e, members);
             if (removed > 0) {
                 o.save();
             }

@@ -3,15 +3,41 @@ package dev.cajon.server.compat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.cajon.server.CajonServer;
+import dev.cajon.server.ServerConfig;
+import dev.cajon.storage.ManualClock;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What the blocking comparison tests share: real sockets to both servers, a bounded wait until a
  * server says its clients are blocked, and the comparison of what each client got.
  */
 abstract class BlockingComparisonBase extends ComparisonTestBase {
+    static final long T0 = 1_700_000_000_000L;
+
+    /** A Cajon of this class's own on a manual clock, for the timeouts (Redis's are real time). */
+    ManualClock clock;
+    CajonServer manual;
+
+    @BeforeAll
+    void startManualServer(@TempDir Path dir) throws Exception {
+        clock = new ManualClock(T0);
+        manual = CajonServer.start(ServerConfig.defaults().withPort(0).withDir(dir).withClock(clock)
+                .withExpiryWarmup(false));
+    }
+
+    @AfterAll
+    void stopManualServer() {
+        if (manual != null) {
+            manual.close();
+        }
+    }
 
     static String s(Reply r) {
         return new String(r.raw(), StandardCharsets.ISO_8859_1);

@@ -26,24 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * server's INFO says how many clients are blocked.
  */
 class BlockingListTest extends BlockingComparisonBase {
-    private static final long T0 = 1_700_000_000_000L;
 
-    private ManualClock clock;
-    private CajonServer manual;
-
-    @BeforeAll
-    void startManualServer(@TempDir Path dir) throws Exception {
-        clock = new ManualClock(T0);
-        manual = CajonServer.start(ServerConfig.defaults().withPort(0).withDir(dir).withClock(clock)
-                .withExpiryWarmup(false));
-    }
-
-    @AfterAll
-    void stopManualServer() {
-        if (manual != null) {
-            manual.close();
-        }
-    }
 
     private String k(String tag) {
         return protocol.name() + ":" + tag;

@@ -29,24 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class BlockingZSetComparisonTest extends BlockingComparisonBase {
     private static final AtomicInteger SEQ = new AtomicInteger();
-    private static final long T0 = 1_700_000_000_000L;
 
-    private ManualClock clock;
-    private CajonServer manual;
-
-    @BeforeAll
-    void startManualServer(@TempDir Path dir) throws Exception {
-        clock = new ManualClock(T0);
-        manual = CajonServer.start(ServerConfig.defaults().withPort(0).withDir(dir).withClock(clock)
-                .withExpiryWarmup(false));
-    }
-
-    @AfterAll
-    void stopManualServer() {
-        if (manual != null) {
-            manual.close();
-        }
-    }
 
     /** A key name no other scenario (or protocol run) uses. */
     private static String k(String name) {
