@@ -119,6 +119,7 @@ public final class Keyspace implements Closeable {
         this.e = new KeyspaceEngine(this, dir, name, clock, file, blobs, journals, listener);
         this.strings = new StringOps(e);
         this.bits = new BitOps(e);
+        this.lcs = new Lcs(e);
         this.collections = new KeyCollections(e);
         this.hashes = new HashOps(collections);
         this.sets = new SetOps(collections);
@@ -142,6 +143,13 @@ public final class Keyspace implements Closeable {
     /** The bit operations on strings (SETBIT, BITCOUNT, BITFIELD, LCS ...). */
     public BitOps bits() {
         return bits;
+    }
+
+    private final Lcs lcs;
+
+    /** LCS. */
+    public Lcs lcs() {
+        return lcs;
     }
 
     /** The hash operations (HSET, HGET ...). */

@@ -101,8 +101,8 @@ class BitOpsTest {
         assertEquals(OpStatus.WRONG_TYPE, bits.bitField(b("h"), List.of()).status());
         assertEquals(OpStatus.WRONG_TYPE, bits.bitOp(BitOp.OR, b("d"), new byte[][] {b("s"), b("h")}).status());
         assertNull(value("d"));
-        assertEquals(OpStatus.WRONG_TYPE, bits.lcs(b("s"), b("h"), false, false, 0).status());
-        assertEquals(OpStatus.WRONG_TYPE, bits.lcs(b("h"), b("s"), true, false, 0).status());
+        assertEquals(OpStatus.WRONG_TYPE, ks.lcs().lcs(b("s"), b("h"), false, false, 0).status());
+        assertEquals(OpStatus.WRONG_TYPE, ks.lcs().lcs(b("h"), b("s"), true, false, 0).status());
         assertArrayEquals(before, stored("h"));
         // a destination of another type is overwritten, as SET does
         assertEquals(ok(3), bits.bitOp(BitOp.OR, b("h"), new byte[][] {b("s")}));
@@ -248,12 +248,12 @@ class BitOpsTest {
 
     @Test
     void lcsLimitsItsTable() {
-        assertEquals(OpStatus.OK, BitOps.lcsRoom(1000, 1000));
-        assertEquals(OpStatus.TOO_LARGE, BitOps.lcsRoom(20_000, 20_000));
-        assertEquals(OpStatus.TOO_LARGE, BitOps.lcsRoom(Keyspace.MAX_STRING_LENGTH, 0));
+        assertEquals(OpStatus.OK, Lcs.lcsRoom(1000, 1000));
+        assertEquals(OpStatus.TOO_LARGE, Lcs.lcsRoom(20_000, 20_000));
+        assertEquals(OpStatus.TOO_LARGE, Lcs.lcsRoom(Keyspace.MAX_STRING_LENGTH, 0));
         ks.set(b("a"), b("ohmytext"), SetCondition.ALWAYS, NO_EXPIRY, false);
         ks.set(b("b"), b("mynewtext"), SetCondition.ALWAYS, NO_EXPIRY, false);
-        BitOps.LcsResult r = bits.lcs(b("a"), b("b"), true, false, 0);
+        Lcs.LcsResult r = ks.lcs().lcs(b("a"), b("b"), true, false, 0);
         assertArrayEquals(b("mytext"), r.lcs());
         assertEquals(6, r.length());
         assertEquals(2, r.matches().size());

@@ -12,7 +12,7 @@ import dev.cajon.storage.BitOps;
 import dev.cajon.storage.BitOps.BitResult;
 import dev.cajon.storage.BitOps.FieldOp;
 import dev.cajon.storage.BitOps.FieldResult;
-import dev.cajon.storage.BitOps.LcsResult;
+import dev.cajon.storage.Lcs.LcsResult;
 import dev.cajon.storage.OpStatus;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -299,7 +299,7 @@ public final class BitmapFamily {
             }
             throw bad;
         }
-        LcsResult r = c.keyspace().bits().lcs(c.arg(1), c.arg(2), idx, len, minMatchLen);
+        LcsResult r = c.keyspace().lcs().lcs(c.arg(1), c.arg(2), idx, len, minMatchLen);
         if (r.status() != OpStatus.WRONG_TYPE) {
             for (int i = 0; i < 2; i++) {
                 c.lookedUp(i < r.found());
