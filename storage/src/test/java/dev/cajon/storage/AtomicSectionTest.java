@@ -334,4 +334,28 @@ class AtomicSectionTest {
             assertEquals(n, ks.dbsize());
         }
     }
+
+    @Test
+    void stripesAreSortedAndDistinct() {
+        // keys chosen so that two of them share a stripe: a section must lock each stripe once,
+        // in ascending order, or two sections could deadlock (or one would lock a stripe twice)
+        java.util.List<byte[]> keys = new java.util.ArrayList<>();
+        java.util.Map<Integer, byte[]> byStripe = new java.util.HashMap<>();
+        for (int i = 0; keys.size() < 5 && i < 100_000; i++) {
+            byte[] k = KeyCodec.mapKey(("k" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            int s = KeyspaceEngine.stripeOf(k);
+            if (!byStripe.containsKey(s) && keys.size() < 4) {
+                byStripe.put(s, k);
+                keys.add(k);
+            } else if (byStripe.containsKey(s) && keys.size() == 4) {
+                keys.add(k); // a second key on a stripe already taken
+            }
+        }
+        org.junit.jupiter.api.Assertions.assertEquals(5, keys.size());
+        java.util.Collections.reverse(keys);
+        int[] idx = Sections.distinctStripes(keys.toArray(new byte[0][]));
+        int[] expected = keys.stream().mapToInt(KeyspaceEngine::stripeOf).sorted().distinct().toArray();
+        org.junit.jupiter.api.Assertions.assertArrayEquals(expected, idx);
+        org.junit.jupiter.api.Assertions.assertEquals(4, idx.length);
+    }
 }

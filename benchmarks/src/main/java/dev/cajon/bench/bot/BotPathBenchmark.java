@@ -35,7 +35,22 @@ import org.knowm.xchart.CategoryChartBuilder;
  * stores so that the machine's noise falls on all of them alike. Prints a Markdown table
  * (p50 and p99 per message, messages per second) and writes a chart.
  *
- * <p>Usage: {@code BotPathBenchmark [rounds] [messagesPerRound] [chart.png]}.
+ * <p>Usage: {@code BotPathBenchmark [rounds] [messagesPerRound] [chart.png] [fsync] [warmupRounds]
+ * [workers]}.
+ *
+ * <p>Workers (1 by default) are client threads that handle messages at once, as a webhook server's
+ * threads do, each with chats of its own (100 each, so that every chat sees the same traffic as
+ * with one worker); on SQLite each has its own connection to the one file. The rate is the
+ * round's messages over its wall time.
+ *
+ * <p>The warm-up rounds (4 by default, alternating like the counted ones, unrecorded) are there
+ * for the Cajon server's JIT. A fresh server spent, in server CPU per message over consecutive
+ * 2,500-message batches of this path: 3,048, 1,828, 456, 368 µs (redis-server: 280-360 µs from
+ * the first). One warm-up round of 1,500 messages, as before 2026-12-02, left about 8 s of
+ * compilation to run inside the counted rounds, on the 2 cores that the client and the server
+ * share, and the Cajon server was measured at 0.67-0.77x SQLite for it. A server that has been up
+ * for a while is what a bot talks to; the first seconds after a start are reported apart
+ * ({@code docs/BENCHMARKS.md}).
  */
 public final class BotPathBenchmark {
     interface Path1 extends AutoCloseable {
@@ -57,9 +72,15 @@ public final class BotPathBenchmark {
         if (!fsync.equals("no") && !fsync.equals("everysec") && !fsync.equals("always")) {
             throw new IllegalArgumentException("fsync policy: no, everysec or always, not " + fsync);
         }
-        System.out.println("servers' fsync policy: " + fsync);
+        int warmupRounds = args.length > 4 ? Integer.parseInt(args[4]) : 4;
+        int workers = args.length > 5 ? Integer.parseInt(args[5]) : 1;
+        System.out.println("servers' fsync policy: " + fsync + "; warm-up rounds: " + warmupRounds
+                + "; workers: " + workers + "; Cajon server options: "
+                + System.getenv().getOrDefault("BOT_BENCH_CAJON_ARGS", "(default)"));
         ServerProcess cajon = new ServerProcess("cajon", new CommandTemplate(
-                "{home}/bin/cajon-server --bind 127.0.0.1 --port {port} --dir {dir} --appendfsync " + fsync),
+                "{home}/bin/cajon-server --bind 127.0.0.1 --port {port} --dir {dir} --appendfsync " + fsync
+                        // more server options for an experiment (e.g. --io-threads 1), printed with the table
+                        + " " + System.getenv().getOrDefault("BOT_BENCH_CAJON_ARGS", "")),
                 tmp.resolve("server"), tmp.resolve("cajon.log"), home);
         ServerProcess redis = new ServerProcess("redis", new CommandTemplate(
                 "redis-server --bind 127.0.0.1 --port {port} --save \"\" --dir {dir} "
@@ -72,14 +93,27 @@ public final class BotPathBenchmark {
             paths.add(adapter(JedisKv.remote("127.0.0.1", cajon.port())));
             redis.start(Duration.ofSeconds(30));
             paths.add(adapter(JedisKv.remote("127.0.0.1", redis.port())));
-            SqlitePath sqlite = new SqlitePath(tmp.resolve("bot.sqlite"));
+            // one connection per worker thread, all on one file
+            List<SqlitePath> sqlites = new ArrayList<>();
+            for (int w = 0; w < workers; w++) {
+                sqlites.add(new SqlitePath(tmp.resolve("bot.sqlite")));
+            }
+            ThreadLocal<SqlitePath> mine = new ThreadLocal<>();
+            java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
             paths.add(new Path1() {
                 public boolean handle(String chat, String mid) throws Exception {
+                    SqlitePath sqlite = mine.get();
+                    if (sqlite == null) {
+                        sqlite = sqlites.get(next.getAndIncrement());
+                        mine.set(sqlite);
+                    }
                     return sqlite.handle(chat, mid, "2 leches;", System.currentTimeMillis());
                 }
 
                 public void close() throws Exception {
-                    sqlite.close();
+                    for (SqlitePath s : sqlites) {
+                        s.close();
+                    }
                 }
             });
             Histogram[] h = new Histogram[paths.size()];
@@ -87,34 +121,54 @@ public final class BotPathBenchmark {
             for (int i = 0; i < h.length; i++) {
                 h[i] = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
             }
-            // round -1 warms every store up, unrecorded: a whole round, so that the JVMs (the
-            // Cajon server's above all: about 12,000 commands per round) have compiled their hot
-            // paths before anything counts, as a server that has been up for a while has
-            for (int round = -1; round < rounds; round++) {
-                for (int p = 0; p < paths.size(); p++) {
-                    int n = perRound;
-                    long start = System.nanoTime();
-                    for (int i = 0; i < n; i++) {
-                        long t0 = System.nanoTime();
-                        if (!paths.get(p).handle("chat" + (i % 100), "r" + round + "m" + i)) {
-                            throw new IllegalStateException(NAMES[p] + " refused message " + i);
+            // the negative rounds warm every store up, unrecorded, so that the JVMs (the Cajon
+            // server's above all: see the class comment) have compiled their hot paths before
+            // anything counts, as a server that has been up for a while has
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(workers);
+            try {
+                for (int round = -warmupRounds; round < rounds; round++) {
+                    for (int p = 0; p < paths.size(); p++) {
+                        long start = System.nanoTime();
+                        List<java.util.concurrent.Future<Histogram>> parts = new ArrayList<>();
+                        for (int w = 0; w < workers; w++) {
+                            parts.add(pool.submit(work(paths.get(p), NAMES[p], w, perRound / workers, round)));
+                        }
+                        for (java.util.concurrent.Future<Histogram> f : parts) {
+                            Histogram part = f.get();
+                            if (round >= 0) {
+                                h[p].add(part);
+                            }
                         }
                         if (round >= 0) {
-                            h[p].recordValue(Math.min(System.nanoTime() - t0, h[p].getHighestTrackableValue()));
+                            nanos[p] += System.nanoTime() - start;
                         }
                     }
-                    if (round >= 0) {
-                        nanos[p] += System.nanoTime() - start;
-                    }
                 }
+            } finally {
+                pool.shutdownNow();
             }
-            report(h, nanos, rounds * (long) perRound, rounds, perRound, chart);
+            report(h, nanos, rounds * (long) (perRound / workers * workers), rounds, perRound, workers, chart);
             for (Path1 p : paths) {
                 p.close();
             }
         } finally {
             FileTrees.delete(tmp);
         }
+    }
+
+    /** One worker's share of a round: its own 100 chats, its latencies. */
+    private static java.util.concurrent.Callable<Histogram> work(Path1 path, String name, int worker, int n, int round) {
+        return () -> {
+            Histogram h = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
+            for (int i = 0; i < n; i++) {
+                long t0 = System.nanoTime();
+                if (!path.handle("chat" + (worker * 100 + i % 100), "r" + round + "w" + worker + "m" + i)) {
+                    throw new IllegalStateException(name + " refused message " + i + " of worker " + worker);
+                }
+                h.recordValue(Math.min(System.nanoTime() - t0, h.getHighestTrackableValue()));
+            }
+            return h;
+        };
     }
 
     /** The benchmark's bot: the chat's state grows (its last 64 chars kept), one reply per message. */
@@ -142,10 +196,10 @@ public final class BotPathBenchmark {
         };
     }
 
-    private static void report(Histogram[] h, long[] nanos, long messages, int rounds, int perRound, Path chart)
-            throws Exception {
-        System.out.printf("%d rounds x %d messages per store, alternating; %s, %s cores, load %s%n%n",
-                rounds, perRound, MachineInfo.cpuModel(), MachineInfo.nproc(), MachineInfo.loadAverage());
+    private static void report(Histogram[] h, long[] nanos, long messages, int rounds, int perRound, int workers,
+            Path chart) throws Exception {
+        System.out.printf("%d rounds x %d messages per store, alternating, %d worker(s); %s, %s cores, load %s%n%n",
+                rounds, perRound, workers, MachineInfo.cpuModel(), MachineInfo.nproc(), MachineInfo.loadAverage());
         System.out.println("| store | messages/s | p50 per message | p99 per message | vs SQLite WAL |");
         System.out.println("|---|---:|---:|---:|---:|");
         double[] rate = new double[h.length];
@@ -165,7 +219,7 @@ public final class BotPathBenchmark {
         }
         System.setProperty("java.awt.headless", "true");
         CategoryChart rates = new CategoryChartBuilder().width(560).height(400)
-                .title("Bot adapter full path: messages per second").yAxisTitle("messages/s").build();
+                .title("Bot adapter full path: messages per second, " + workers + " worker(s)").yAxisTitle("messages/s").build();
         rates.addSeries("messages/s", List.of(NAMES), java.util.Arrays.stream(rate).boxed().toList());
         CategoryChart lat = new CategoryChartBuilder().width(560).height(400)
                 .title("Latency per message").yAxisTitle("µs").build();

@@ -35,6 +35,9 @@ public final class BotPathProbe {
             admin.configResetStat();
         }
         Histogram h = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
+        // the slow messages (over 2 ms), by when they happened: a tail that clusters points at a
+        // stall (GC, growth), one spread over the run at per-round-trip scheduling
+        java.util.TreeMap<Long, Integer> slowByTenth = new java.util.TreeMap<>();
         long start = System.nanoTime();
         for (int i = 0; i < n; i++) {
             long t0 = System.nanoTime();
@@ -42,12 +45,17 @@ public final class BotPathProbe {
                     != HandleResult.Status.DONE) {
                 throw new IllegalStateException("refused " + i);
             }
-            h.recordValue(Math.min(System.nanoTime() - t0, h.getHighestTrackableValue()));
+            long took = System.nanoTime() - t0;
+            h.recordValue(Math.min(took, h.getHighestTrackableValue()));
+            if (took > 2_000_000) {
+                slowByTenth.merge((t0 - start) / 100_000_000, 1, Integer::sum);
+            }
         }
         double secs = (System.nanoTime() - start) / 1e9;
         System.out.printf("%,d messages, %,.0f/s, mean %,.0f µs, p50 %,.0f, p90 %,.0f, p99 %,.0f, p99.9 %,.0f, max %,.0f µs%n",
                 n, n / secs, h.getMean() / 1e3, h.getValueAtPercentile(50) / 1e3, h.getValueAtPercentile(90) / 1e3,
                 h.getValueAtPercentile(99) / 1e3, h.getValueAtPercentile(99.9) / 1e3, h.getMaxValue() / 1e3);
+        System.out.println("messages over 2 ms, by tenth of a second of the run: " + slowByTenth);
         try (Jedis admin = new Jedis(host, port)) {
             long total = 0;
             StringBuilder sb = new StringBuilder();

@@ -13,6 +13,11 @@ import java.sql.Statement;
  * bot on SQLite would write it, in WAL mode with synchronous=NORMAL (no fsync per commit, as
  * Cajon's embedded store does none either): the same records, the same fencing checks, the same
  * six commits per message with one reply. The indexes a sweeper would use (state, due) are kept.
+ *
+ * <p>Several workers each open their own instance on the same file, as a multi-threaded bot on
+ * SQLite would (a connection is not shared between threads): the transactions begin IMMEDIATE,
+ * taking the write lock up front (a deferred one that reads and then writes can fail with
+ * SQLITE_BUSY at the upgrade instead of waiting), and a busy connection waits up to 10 s.
  */
 final class SqlitePath implements AutoCloseable {
     private final Connection db;
@@ -30,18 +35,21 @@ final class SqlitePath implements AutoCloseable {
     private final PreparedStatement releaseLease;
 
     SqlitePath(Path file) throws SQLException {
-        db = DriverManager.getConnection("jdbc:sqlite:" + file);
+        org.sqlite.SQLiteConfig config = new org.sqlite.SQLiteConfig();
+        config.setTransactionMode(org.sqlite.SQLiteConfig.TransactionMode.IMMEDIATE);
+        config.setBusyTimeout(10_000);
+        db = DriverManager.getConnection("jdbc:sqlite:" + file, config.toProperties());
         try (Statement s = db.createStatement()) {
             s.execute("PRAGMA journal_mode=WAL");
             s.execute("PRAGMA synchronous=NORMAL");
-            s.execute("CREATE TABLE inbound(chat TEXT, mid TEXT, state TEXT, payload TEXT, attempts INT, owner TEXT,"
+            s.execute("CREATE TABLE IF NOT EXISTS inbound(chat TEXT, mid TEXT, state TEXT, payload TEXT, attempts INT, owner TEXT,"
                     + " fence INT, until INT, due INT, received INT, PRIMARY KEY(chat, mid))");
-            s.execute("CREATE INDEX inbound_due ON inbound(state, due)");
-            s.execute("CREATE TABLE lease(chat TEXT PRIMARY KEY, owner TEXT, fence INT, until INT)");
-            s.execute("CREATE TABLE chat_state(chat TEXT PRIMARY KEY, state TEXT)");
-            s.execute("CREATE TABLE outbound(k TEXT PRIMARY KEY, chat TEXT, content TEXT, state TEXT, attempts INT,"
+            s.execute("CREATE INDEX IF NOT EXISTS inbound_due ON inbound(state, due)");
+            s.execute("CREATE TABLE IF NOT EXISTS lease(chat TEXT PRIMARY KEY, owner TEXT, fence INT, until INT)");
+            s.execute("CREATE TABLE IF NOT EXISTS chat_state(chat TEXT PRIMARY KEY, state TEXT)");
+            s.execute("CREATE TABLE IF NOT EXISTS outbound(k TEXT PRIMARY KEY, chat TEXT, content TEXT, state TEXT, attempts INT,"
                     + " owner TEXT, fence INT, until INT, due INT, pid TEXT)");
-            s.execute("CREATE INDEX outbound_due ON outbound(state, due)");
+            s.execute("CREATE INDEX IF NOT EXISTS outbound_due ON outbound(state, due)");
         }
         journal = db.prepareStatement("INSERT OR IGNORE INTO inbound VALUES(?, ?, 'NEW', ?, 0, '', 0, 0, 0, ?)");
         readLease = db.prepareStatement("SELECT owner, fence, until FROM lease WHERE chat = ?");
@@ -63,7 +71,7 @@ final class SqlitePath implements AutoCloseable {
 
     /** One message with one reply; returns false when something refused (a duplicate, a lost lease). */
     boolean handle(String chat, String mid, String payload, long now) throws SQLException {
-        String owner = "bench#1";
+        String owner = "bench#" + Thread.currentThread().getId();
         db.setAutoCommit(true);
         journal.setString(1, chat);
         journal.setString(2, mid);
