@@ -315,9 +315,13 @@ final class TreeNode {
     }
 
     static long getVar(byte[] in, int[] at) {
+        int p = at[0];
+        if (p < in.length && in[p] >= 0) { // one byte: lengths and counts below 128, the usual case
+            at[0] = p + 1;
+            return in[p];
+        }
         long v = 0;
         int shift = 0;
-        int p = at[0];
         while (true) {
             if (p >= in.length || shift > 63) {
                 throw new IllegalStateException("collection page: truncated varint");
