@@ -7,8 +7,6 @@ import dev.cajon.storage.collection.CollectionType;
 import dev.cajon.storage.collection.CollectionTypes;
 import dev.cajon.storage.collection.Entries;
 import dev.cajon.storage.collection.Entry;
-import dev.cajon.storage.collection.PageStore;
-import dev.cajon.storage.collection.Trees;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,47 +34,12 @@ public final class HashOps {
     public static final int LISTPACK_VALUE = 64;
 
     /** The hash type, as the engine sees it. */
-    public static final CollectionType TYPE = new CollectionType() {
-        @Override
-        public byte code() {
-            return ValueHeader.TYPE_HASH;
-        }
-
-        @Override
-        public String name() {
-            return "hash";
-        }
-
-        @Override
-        public String encoding(byte[] state) {
-            return (HashedEntries.flags(state) & HashedEntries.BIG) != 0 ? "hashtable" : "listpack";
-        }
-
-        @Override
-        public void release(byte[] state, PageStore pages) {
-            HashedEntries.open(state, pages).clear();
-        }
-
-        @Override
-        public byte[] copy(byte[] state, PageStore from, PageStore to) {
-            return copyState(state, from, to);
-        }
-    };
+    public static final CollectionType TYPE = new HashedEntries.Type(ValueHeader.TYPE_HASH, "hash", "listpack");
 
     static {
         CollectionTypes.register(TYPE);
     }
 
-    /** Copies a hash or set state: its header as is, its entries through {@link Trees#copy}. */
-    static byte[] copyState(byte[] state, PageStore from, PageStore to) {
-        byte[] tree = java.util.Arrays.copyOfRange(state, 2, state.length);
-        byte[] copied = Trees.copy(tree, from, to, false);
-        byte[] s = new byte[2 + copied.length];
-        s[0] = state[0];
-        s[1] = state[1];
-        System.arraycopy(copied, 0, s, 2, copied.length);
-        return s;
-    }
 
     private static final byte CODE = ValueHeader.TYPE_HASH;
 

@@ -205,4 +205,57 @@ final class HashedEntries {
         }
         return out;
     }
+
+    /**
+     * The engine's view of a type stored as hashed entries (hashes and sets): they differ only in
+     * code, name and what OBJECT ENCODING calls them while small ("listpack" for a hash, "intset"
+     * for a set); both become "hashtable" for good once {@link #BIG} is set.
+     */
+    static final class Type implements dev.cajon.storage.collection.CollectionType {
+        private final byte code;
+        private final String name;
+        private final String small;
+
+        Type(byte code, String name, String small) {
+            this.code = code;
+            this.name = name;
+            this.small = small;
+        }
+
+        @Override
+        public byte code() {
+            return code;
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public String encoding(byte[] state) {
+            return (flags(state) & BIG) != 0 ? "hashtable" : small;
+        }
+
+        @Override
+        public void release(byte[] state, PageStore pages) {
+            open(state, pages).clear();
+        }
+
+        @Override
+        public byte[] copy(byte[] state, PageStore from, PageStore to) {
+            return copyState(state, from, to);
+        }
+    }
+
+    /** Copies a hash or set state: its header as is, its entries through {@link dev.cajon.storage.collection.Trees#copy}. */
+    static byte[] copyState(byte[] state, PageStore from, PageStore to) {
+        byte[] tree = Arrays.copyOfRange(state, 2, state.length);
+        byte[] copied = dev.cajon.storage.collection.Trees.copy(tree, from, to, false);
+        byte[] s = new byte[2 + copied.length];
+        s[0] = state[0];
+        s[1] = state[1];
+        System.arraycopy(copied, 0, s, 2, copied.length);
+        return s;
+    }
 }

@@ -42,32 +42,7 @@ public final class SetOps {
     private static final byte[] EMPTY = new byte[0];
 
     /** The set type, as the engine sees it. */
-    public static final CollectionType TYPE = new CollectionType() {
-        @Override
-        public byte code() {
-            return CODE;
-        }
-
-        @Override
-        public String name() {
-            return "set";
-        }
-
-        @Override
-        public String encoding(byte[] state) {
-            return (HashedEntries.flags(state) & HashedEntries.BIG) != 0 ? "hashtable" : "intset";
-        }
-
-        @Override
-        public void release(byte[] state, PageStore pages) {
-            HashedEntries.open(state, pages).clear();
-        }
-
-        @Override
-        public byte[] copy(byte[] state, PageStore from, PageStore to) {
-            return HashOps.copyState(state, from, to);
-        }
-    };
+    public static final CollectionType TYPE = new HashedEntries.Type(CODE, "set", "intset");
 
     static {
         CollectionTypes.register(TYPE);
