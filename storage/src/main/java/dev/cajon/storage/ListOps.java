@@ -357,7 +357,7 @@ public final class ListOps {
             if (t >= llen) {
                 t = llen - 1;
             }
-            Iterator<Entry> it = e.iterator(s, false);
+            Iterator<Entry> it = e.view(s, false); // the reply only reads the values
             for (long i = s; i <= t && it.hasNext(); i++) {
                 out.add(it.next().value());
             }

@@ -250,7 +250,20 @@ public final class CountedTree implements Entries {
         if (from < 0 || from >= count) {
             return java.util.Collections.emptyIterator();
         }
-        return new Walk(from, descending);
+        return new Walk(from, descending, true);
+    }
+
+    /**
+     * The walk without the copies: a decoded node's arrays are its own (decoding copies them out
+     * of the page) and no write changes an array in place, it only replaces it in the node's
+     * lists, so an entry handed out here keeps its bytes after the tree changes.
+     */
+    @Override
+    public Iterator<Entry> view(long from, boolean descending) {
+        if (from < 0 || from >= count) {
+            return java.util.Collections.emptyIterator();
+        }
+        return new Walk(from, descending, false);
     }
 
     /** An iterator: the path from the root to the current entry, moved one entry per step. */
@@ -258,9 +271,11 @@ public final class CountedTree implements Entries {
         private final TreeNode[] nodes = new TreeNode[height];
         private final int[] pos = new int[height];
         private final int step;
+        private final boolean copy;
         private long remaining;
 
-        Walk(long from, boolean descending) {
+        Walk(long from, boolean descending, boolean copy) {
+            this.copy = copy;
             step = descending ? -1 : 1;
             remaining = descending ? from + 1 : count - from;
             TreeNode n = root();
@@ -295,7 +310,7 @@ public final class CountedTree implements Entries {
             int leaf = nodes.length - 1;
             TreeNode n = nodes[leaf];
             int p = pos[leaf];
-            Entry e = copyOf(n, p);
+            Entry e = copy ? copyOf(n, p) : new Entry(n.key(p), n.values.get(p));
             if (--remaining > 0) {
                 advance();
             }

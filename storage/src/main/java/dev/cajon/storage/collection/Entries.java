@@ -59,6 +59,14 @@ public interface Entries {
     Iterator<Entry> iterator(long from, boolean descending);
 
     /**
+     * As {@link #iterator}, but each entry shares the collection's own arrays instead of being a
+     * copy: for a read that hands the values straight on (LRANGE), where the copy was a second
+     * one (a page's entries are already copied out of the map when it is decoded). The caller
+     * must never change an entry's arrays.
+     */
+    Iterator<Entry> view(long from, boolean descending);
+
+    /**
      * The state to store with the key after changes (small: a root reference and counts, or the
      * whole collection while it fits {@code inlineMax} bytes). Pages written meanwhile are already
      * in the {@link PageStore}.

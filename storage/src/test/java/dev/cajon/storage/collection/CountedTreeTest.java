@@ -148,6 +148,37 @@ class CountedTreeTest {
         }
     }
 
+    /**
+     * LRANGE's walk hands out the tree's own arrays (no copy): the values a reply holds must stay
+     * what they were when read, whatever the tree does after, inline or paged.
+     */
+    @Test
+    void viewedEntriesKeepTheirBytesWhenTheTreeChangesAfter() {
+        for (int inlineMax : new int[] {512, 0}) {
+            CountedTree t = new CountedTree(null, new MemoryPageStore(), true, 32, inlineMax);
+            for (int i = 0; i < 300; i++) {
+                t.insertAt(i, num(i));
+            }
+            List<byte[]> read = new ArrayList<>();
+            for (Iterator<Entry> it = t.view(0, false); it.hasNext(); ) {
+                read.add(it.next().value());
+            }
+            assertEquals(300, read.size());
+            for (int i = 0; i < 300; i++) {
+                t.setAt(i, num(-i - 1));
+            }
+            for (int i = 0; i < 100; i++) {
+                t.removeAt(0);
+                t.insertAt(t.size() / 2, num(1000 + i));
+            }
+            for (int i = 0; i < 300; i++) {
+                assertArrayEquals(num(i), read.get(i), "value " + i + " as read, inlineMax " + inlineMax);
+            }
+            Iterator<Entry> back = t.view(t.size() - 1, true);
+            assertArrayEquals(t.at(t.size() - 1).value(), back.next().value(), "descending view from the tail");
+        }
+    }
+
     @Test
     void wrongModeAndBadIndexesAreRefused() {
         CountedTree keyed = new CountedTree(null, new MemoryPageStore(), false);

@@ -109,6 +109,11 @@ public final class MemoryEntries implements Entries {
     }
 
     @Override
+    public Iterator<Entry> view(long from, boolean descending) {
+        return iterator(from, descending);
+    }
+
+    @Override
     public Iterator<Entry> iterator(long from, boolean descending) {
         List<Entry> all = new ArrayList<>();
         if (positional) {
