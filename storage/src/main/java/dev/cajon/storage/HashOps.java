@@ -40,7 +40,6 @@ public final class HashOps {
         CollectionTypes.register(TYPE);
     }
 
-
     private static final byte CODE = ValueHeader.TYPE_HASH;
 
     private final CollectionAccess access;

@@ -247,10 +247,7 @@ public final class CountedTree implements Entries {
 
     @Override
     public Iterator<Entry> iterator(long from, boolean descending) {
-        if (from < 0 || from >= count) {
-            return java.util.Collections.emptyIterator();
-        }
-        return new Walk(from, descending, true);
+        return walk(from, descending, true);
     }
 
     /**
@@ -260,10 +257,14 @@ public final class CountedTree implements Entries {
      */
     @Override
     public Iterator<Entry> view(long from, boolean descending) {
+        return walk(from, descending, false);
+    }
+
+    private Iterator<Entry> walk(long from, boolean descending, boolean copy) {
         if (from < 0 || from >= count) {
             return java.util.Collections.emptyIterator();
         }
-        return new Walk(from, descending, false);
+        return new Walk(from, descending, copy);
     }
 
     /** An iterator: the path from the root to the current entry, moved one entry per step. */

@@ -109,11 +109,6 @@ public final class MemoryEntries implements Entries {
     }
 
     @Override
-    public Iterator<Entry> view(long from, boolean descending) {
-        return iterator(from, descending);
-    }
-
-    @Override
     public Iterator<Entry> iterator(long from, boolean descending) {
         List<Entry> all = new ArrayList<>();
         if (positional) {
