@@ -2,6 +2,7 @@ package dev.cajon.storage;
 
 import dev.cajon.storage.chronicle.BatchJournal;
 import dev.cajon.storage.chronicle.ValueHeader;
+import dev.cajon.storage.chronicle.WriteJournal;
 import dev.cajon.storage.collection.Collection;
 import dev.cajon.storage.collection.CollectionAccess;
 import dev.cajon.storage.collection.CollectionType;
@@ -39,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * so a body that throws, or one that growth re-runs after {@link CapacityExhausted}, leaves no
  * trace. When it returns, every map entry it changes is listed; two or more are recorded first in
  * the collections journal ({@link Journals#beginCollections}), so a {@code kill -9} in the middle is applied
- * again whole on open; one alone uses the write journal. Puts go first (they are the only steps
+ * again whole on open; one alone uses the write journal (a page too big for its slot, the
+ * collections journal). Puts go first (they are the only steps
  * that can run out of room: they are taken back then, and the body is re-run after growth), then
  * removals. Inside an EXEC's atomic section every entry's previous value is also added to the
  * section's snapshot, so a section taken back in process restores pages as well as key entries.
@@ -353,7 +355,10 @@ final class KeyCollections implements CollectionAccess {
         }
         int token = Journals.NO_BATCH;
         int single = -1;
-        if (n > 1) {
+        boolean lonePage = n == 1 && !puts.isEmpty() && puts.get(0).page;
+        // a lone page overwrite uses the write journal's slot, unless the page is too big for
+        // one (pages reach 64 KiB, a slot 32 KiB): then the collections journal, like a batch
+        if (n > 1 || lonePage && !WriteJournal.fits(puts.get(0).key.length, puts.get(0).value.length)) {
             List<BatchJournal.Entry> writes = new ArrayList<>(n);
             int lowest = Integer.MAX_VALUE;
             for (View v : views) {
@@ -368,7 +373,7 @@ final class KeyCollections implements CollectionAccess {
                 writes.add(new BatchJournal.Entry(c.key, null));
             }
             token = e.journals.beginCollections(lowest, writes);
-        } else if (!puts.isEmpty() && puts.get(0).page) {
+        } else if (lonePage) {
             single = KeyspaceEngine.stripeOf(puts.get(0).view.key); // an overwrite of one page
         }
         Undo sectionUndo = section == null ? null : section.undo;
@@ -453,14 +458,14 @@ final class KeyCollections implements CollectionAccess {
      * the write journal slot for a lone overwrite, else -1 (a batch covers it, or it is new).
      */
     static byte[] putPage(KeyspaceEngine e, byte[] pk, byte[] stored, int slot) {
-        byte[] before;
+        ChronicleMap<byte[], byte[]> m = e.map();
+        // the map's put and remove return null (MapFile's settings): the old value is read first
+        byte[] before = m.get(pk);
+        if (slot >= 0 && before != null) {
+            // outside the try: a record that does not fit is a bug of the caller, not a full map
+            e.journals.write().begin(slot, pk, stored);
+        }
         try {
-            ChronicleMap<byte[], byte[]> m = e.map();
-            // the map's put and remove return null (MapFile's settings): the old value is read first
-            before = m.get(pk);
-            if (slot >= 0 && before != null) {
-                e.journals.write().begin(slot, pk, stored);
-            }
             m.put(pk, stored);
         } catch (IllegalStateException | IllegalArgumentException ex) {
             throw new CapacityExhausted(ex);

@@ -224,18 +224,7 @@ class KeyCollectionsModelTest {
 
     /** The store's files as they are now (what a kill leaves: the page cache has every mapped write). */
     private static void copy(Path from, Path to) {
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path p : (Iterable<Path>) files::iterator) {
-                Path q = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(q);
-                } else if (!p.getFileName().toString().endsWith(".lock")) {
-                    Files.copy(p, q, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        TestData.copyStore(from, to);
     }
 
     private static void check(Keyspace ks, Model m, List<Op> ops, Op step) {

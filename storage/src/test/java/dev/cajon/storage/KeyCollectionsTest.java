@@ -12,15 +12,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cajon.storage.chronicle.ValueHeader;
-import dev.cajon.storage.collection.Collection;
 import dev.cajon.storage.collection.CollectionAccess;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -454,19 +450,7 @@ class KeyCollectionsTest {
 
     /** Copies the store as it is now: what a kill -9 leaves (the page cache holds every mapped write). */
     private void takePicture() {
-        Path to = crash();
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path p : (Iterable<Path>) files::iterator) {
-                Path q = to.resolve(dir.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(q);
-                } else if (!p.getFileName().toString().endsWith(".lock")) {
-                    Files.copy(p, q, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        TestData.copyStore(dir, crash());
     }
 
     @Test

@@ -57,4 +57,23 @@ public final class TestData {
     public static Path blobDir(Store store, int db) {
         return store.dir().resolve(Store.DEFAULT_APP).resolve("db" + db).resolve("blobs");
     }
+
+    /**
+     * Copies a store's files as they are now, lock files left out: what a {@code kill -9} leaves
+     * (the page cache holds every mapped write).
+     */
+    public static void copyStore(Path from, Path to) {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                Path q = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(q);
+                } else if (!p.getFileName().toString().endsWith(".lock")) {
+                    Files.copy(p, q, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
 }

@@ -90,6 +90,34 @@ class LargeValueComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
+    /**
+     * Collection values of 17-64 KiB (Cajon keeps each on a page of its own, bigger than a write
+     * journal slot): written, overwritten in place, read back. Overwriting one used to grow the
+     * keyspace five times over and answer an internal error.
+     */
+    @BothProtocols
+    void collectionValuesPastAJournalSlot() throws Exception {
+        Scenario s = scenario("hash and list values of 17-64 KiB");
+        for (int len : new int[] {17_000, 33_000, 60_000, 65_000}) {
+            String h = "h" + len;
+            String l = "l" + len;
+            s.cmd(b("HSET"), b(h), b("f"), pattern(len, 1), b("small"), b("x"))
+                    .cmd(b("HSET"), b(h), b("f"), pattern(len, 2))
+                    .cmd(b("HGET"), b(h), b("f"))
+                    .cmd(b("HSTRLEN"), b(h), b("f"))
+                    .cmd(b("HSET"), b(h), b("small"), b("y"))
+                    .cmd(b("HMGET"), b(h), b("small"), b("f"))
+                    .cmd(b("RPUSH"), b(l), pattern(len, 3), b("tail"))
+                    .cmd(b("LSET"), b(l), b("0"), pattern(len, 4))
+                    .cmd(b("LINDEX"), b(l), b("0"))
+                    .cmd(b("LSET"), b(l), b("1"), b("tail2"))
+                    .cmd(b("LRANGE"), b(l), b("0"), b("-1"))
+                    .cmd(b("LPOP"), b(l))
+                    .cmd(b("LLEN"), b(l));
+        }
+        s.run();
+    }
+
     /** Replies to pipelined commands come back in order, large (streamed) ones included. */
     @BothProtocols
     void pipelinedLargeAndSmallReplies() throws Exception {

@@ -104,13 +104,18 @@ public final class WriteJournal implements AutoCloseable {
         return HEADER + slots * SLOT_SIZE + slot * OVERFLOW_SLOT_SIZE;
     }
 
+    /** Whether a write of a key and value of these lengths fits a slot (see {@link #begin}). */
+    public static boolean fits(int keyLength, int valueLength) {
+        return (long) keyLength + valueLength <= OVERFLOW_SLOT_SIZE;
+    }
+
     /**
      * Records that {@code value} is about to be stored under {@code key}. The caller holds the
      * lock that owns {@code slot} and calls {@link #end} once the map operation is complete.
      */
     public void begin(int slot, byte[] key, byte[] value) {
         int n = key.length + value.length;
-        if (n > OVERFLOW_SLOT_SIZE) {
+        if (!fits(key.length, value.length)) {
             throw new IllegalArgumentException("write of " + key.length + " + " + value.length
                     + " bytes does not fit a journal slot");
         }
