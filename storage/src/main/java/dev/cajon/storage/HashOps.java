@@ -245,7 +245,7 @@ public final class HashOps {
     public List<byte[][]> getAll(byte[] key) {
         return read(key, List.of(), e -> {
             List<byte[][]> out = new ArrayList<>((int) Math.min(e.size(), Integer.MAX_VALUE - 8));
-            e.iterator(0, false).forEachRemaining(en -> out.add(pair(en)));
+            e.view(0, false).forEachRemaining(en -> out.add(pair(en)));
             return out;
         });
     }

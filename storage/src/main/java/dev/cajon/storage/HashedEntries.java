@@ -144,7 +144,7 @@ final class HashedEntries {
         if (from >= size) {
             return new Page(0, out);
         }
-        Iterator<Entry> it = e.iterator(from, false);
+        Iterator<Entry> it = e.view(from, false);
         long seen = 0;
         long lastHash = 0;
         while (it.hasNext()) {
@@ -177,7 +177,7 @@ final class HashedEntries {
         long n = e.size();
         List<Entry> out = new ArrayList<>();
         if (count >= n) {
-            e.iterator(0, false).forEachRemaining(out::add);
+            e.view(0, false).forEachRemaining(out::add);
             return out;
         }
         Set<Long> picked = new HashSet<>();

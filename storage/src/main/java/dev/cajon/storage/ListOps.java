@@ -382,7 +382,7 @@ public final class ListOps {
             // matches to skip; Redis 7.0 treats LLONG_MIN (whose negation overflows) as -1
             long skip = rank == Long.MIN_VALUE ? 0 : fromTail ? -(rank + 1) : rank - 1;
             List<Long> out = new ArrayList<>();
-            Iterator<Entry> it = e.iterator(fromTail ? size - 1 : 0, fromTail);
+            Iterator<Entry> it = e.view(fromTail ? size - 1 : 0, fromTail);
             long i = fromTail ? size - 1 : 0;
             long compared = 0;
             while (it.hasNext() && (maxlen == 0 || compared < maxlen)) {

@@ -146,7 +146,7 @@ public final class SetOps {
     public List<byte[]> members(byte[] key) {
         return read(key, List.of(), e -> {
             List<byte[]> out = new ArrayList<>((int) Math.min(e.size(), Integer.MAX_VALUE - 8));
-            e.iterator(0, false).forEachRemaining(en -> out.add(HashedEntries.member(en.key())));
+            e.view(0, false).forEachRemaining(en -> out.add(HashedEntries.member(en.key())));
             return out;
         });
     }
@@ -205,7 +205,7 @@ public final class SetOps {
             long remaining = size - picks.size();
             if (remaining > 0 && remaining * SPOP_MOVE_STRATEGY_MUL <= count) {
                 boolean ints = remaining <= INTSET_ENTRIES;
-                for (var it = o.e.iterator(0, false); ints && it.hasNext(); ) {
+                for (var it = o.e.view(0, false); ints && it.hasNext(); ) {
                     ints = isInt(HashedEntries.member(it.next().key()));
                 }
                 o.flags = ints ? 0 : HashedEntries.BIG;
@@ -391,7 +391,7 @@ public final class SetOps {
                 }
                 Entries[] bySize = sets.clone();
                 Arrays.sort(bySize, Comparator.comparingLong(Entries::size));
-                for (var it = bySize[0].iterator(0, false); it.hasNext() && out.size() < limit; ) {
+                for (var it = bySize[0].view(0, false); it.hasNext() && out.size() < limit; ) {
                     byte[] k = it.next().key();
                     boolean all = true;
                     for (int i = 1; i < bySize.length && all; i++) {
@@ -406,7 +406,7 @@ public final class SetOps {
                 TreeSet<byte[]> seen = new TreeSet<>(Arrays::compareUnsigned);
                 for (Entries s : sets) {
                     if (s != null) {
-                        s.iterator(0, false).forEachRemaining(en -> seen.add(en.key()));
+                        s.view(0, false).forEachRemaining(en -> seen.add(en.key()));
                     }
                 }
                 out.addAll(seen);
@@ -415,7 +415,7 @@ public final class SetOps {
                 if (sets[0] == null) {
                     return out;
                 }
-                for (var it = sets[0].iterator(0, false); it.hasNext(); ) {
+                for (var it = sets[0].view(0, false); it.hasNext(); ) {
                     byte[] k = it.next().key();
                     boolean keep = true;
                     for (int i = 1; i < n && keep; i++) {

@@ -731,7 +731,7 @@ public final class ZSetOps {
                     }
 
                     public Iterator<Member> iterator() {
-                        Iterator<dev.cajon.storage.collection.Entry> it = set.iterator(0, false);
+                        Iterator<dev.cajon.storage.collection.Entry> it = set.view(0, false);
                         return new Iterator<>() {
                             public boolean hasNext() {
                                 return it.hasNext();

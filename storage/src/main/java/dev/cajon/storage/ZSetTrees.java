@@ -188,7 +188,7 @@ final class ZSetTrees {
 
     /** The members from rank {@code from}, ascending or descending. */
     Iterator<ZSetOps.Member> iterator(long from, boolean descending) {
-        Iterator<Entry> it = byScore.iterator(from, descending);
+        Iterator<Entry> it = byScore.view(from, descending);
         return new Iterator<>() {
             @Override
             public boolean hasNext() {
@@ -204,7 +204,7 @@ final class ZSetTrees {
 
     /** The by-member entries from the first whose hash is at least {@code cursor} (unsigned). */
     Iterator<Entry> byHash(long cursor) {
-        return byMember.iterator(byMember.rank(longBytes(cursor)), false);
+        return byMember.view(byMember.rank(longBytes(cursor)), false);
     }
 
     static ZSetOps.Member member(Entry e) {

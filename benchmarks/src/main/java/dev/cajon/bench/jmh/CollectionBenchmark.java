@@ -26,7 +26,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * target), on one thread: HSET of a new field into a hash loaded with {@value #ENTRIES} fields,
  * LPUSH + LPOP on a list of {@value #ENTRIES} values, SADD of a new member, ZADD of a new member
  * into a zset of {@value #ENTRIES} members, ZADD + ZPOPMIN (a pair, so the zset keeps its size)
- * and LRANGE 0 99.
+ * and the read-only walks: LRANGE 0 99, ZRANGE 0 99, and HGETALL and SMEMBERS of the whole
+ * {@value #ENTRIES} entries.
  *
  * <p>The HSET, SADD and ZADD benchmarks add a new entry per call, so those collections grow
  * during the run (to a few hundred thousand entries in a short run); the others keep their size.
@@ -117,5 +118,20 @@ public class CollectionBenchmark {
     @Benchmark
     public List<byte[]> lrange100(Collections s) {
         return s.ks.lists().range(s.list, 0, 99);
+    }
+
+    @Benchmark
+    public List<ZSetOps.Member> zrange100(Collections s) {
+        return s.ks.zsets().rangeByRank(s.zset, 0, 99, false);
+    }
+
+    @Benchmark
+    public List<byte[][]> hgetall(Collections s) {
+        return s.ks.hashes().getAll(s.hash);
+    }
+
+    @Benchmark
+    public List<byte[]> smembers(Collections s) {
+        return s.ks.sets().members(s.set);
     }
 }
