@@ -288,8 +288,8 @@ public final class RedisErrors {
 
     /**
      * Cajon's own (Redis has no such limit below 512 MiB): a member, field or list element over
-     * 16 KiB, or a field and its value over 64 KiB together. Nothing was written.
+     * 16 KiB, or a field and its value over 128 KiB together. Nothing was written.
      */
     public static final String COLLECTION_ENTRY_TOO_LARGE =
-            "ERR collection member too large for Cajon (about 16 KiB at most, 64 KiB with its value)";
+            "ERR collection member too large for Cajon (about 16 KiB at most, 128 KiB with its value)";
 }

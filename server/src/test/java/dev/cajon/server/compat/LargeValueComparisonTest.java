@@ -91,14 +91,14 @@ class LargeValueComparisonTest extends ComparisonTestBase {
     }
 
     /**
-     * Collection values of 17-64 KiB (Cajon keeps each on a page of its own, bigger than a write
+     * Collection values of 17-128 KiB (Cajon keeps each on a page of its own, bigger than a write
      * journal slot): written, overwritten in place, read back. Overwriting one used to grow the
      * keyspace five times over and answer an internal error.
      */
     @BothProtocols
     void collectionValuesPastAJournalSlot() throws Exception {
-        Scenario s = scenario("hash and list values of 17-64 KiB");
-        for (int len : new int[] {17_000, 33_000, 60_000, 65_000}) {
+        Scenario s = scenario("hash and list values of 17-128 KiB");
+        for (int len : new int[] {17_000, 33_000, 60_000, 65_535, 130_000}) {
             String h = "h" + len;
             String l = "l" + len;
             s.cmd(b("HSET"), b(h), b("f"), pattern(len, 1), b("small"), b("x"))

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  */
 class CollectionLimitsTest extends FamilyTestBase {
     private static final String BIG_KEY = "m".repeat(16_385);
-    private static final String BIG_VALUE = "v".repeat(65_473);
+    private static final String BIG_VALUE = "v".repeat(131_009); // over MAX_ENTRY (128 KiB less 64 bytes)
 
     @Test
     void anOversizedMemberIsRefusedAndNothingIsWritten() {
@@ -34,8 +34,10 @@ class CollectionLimitsTest extends FamilyTestBase {
         String key = "m".repeat(16_376); // 16 KiB less the 8 bytes of the member's hash
         assertReply(run("sadd", "s", key), 1);
         assertReply(run("sismember", "s", key), 1);
-        assertReply(run("hset", "h", "f", "v".repeat(65_000)), 1);
-        assertReply(run("rpush", "l", "v".repeat(65_472)), 1);
+        assertReply(run("hset", "h", "f", "v".repeat(130_999)), 1); // with the field's 9 bytes: MAX_ENTRY
+        assertReply(run("rpush", "l", "v".repeat(131_008)), 1); // MAX_ENTRY: 128 KiB less 64 bytes
+        assertReply(run("hset", "h", "f", "w".repeat(130_000)), 0); // a lone overwrite of the big page
+        assertReply(run("hstrlen", "h", "f"), 130_000);
         assertReply(run("strlen", "nothing"), 0);
     }
 }

@@ -11,8 +11,14 @@ package dev.cajon.storage.collection;
  * and nothing of them is visible to anyone else or survives a crash until the body returns.
  */
 public interface PageStore {
-    /** Largest page a store accepts. */
-    int MAX_PAGE = 64 * 1024;
+    /**
+     * Largest page a store accepts: a leaf with one big entry (a hash value, a list element). Every
+     * map generation of 4,096 entries or more holds a map value this big (Chronicle's largest entry
+     * is 196-294 KB there, whatever the average value size), and growth makes a smaller one big
+     * enough; the write journal's slot is smaller, so a lone overwrite of such a page is journaled
+     * in the collections journal (see {@code KeyCollections}).
+     */
+    int MAX_PAGE = 128 * 1024;
 
     /** The page's bytes; the caller must not change the array. Throws if there is no such page. */
     byte[] read(long page);

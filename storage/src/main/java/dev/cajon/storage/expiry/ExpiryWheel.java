@@ -81,18 +81,11 @@ public final class ExpiryWheel implements ExpiryListener {
     public static final int MAX_ASSIST_CHUNKS = 32;
     private long scheduled;
     private long bytes;
-    private final AtomicLong reclaimed = new AtomicLong();
+    private final ReclaimStats stats = new ReclaimStats();
     /** Chunks taken from {@link #pending} whose reclaiming has not finished (see {@link #records}). */
     private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
-    /** Of {@link #reclaimed}, the keys event loops reclaimed ({@link #assist}). */
-    private final java.util.concurrent.atomic.LongAdder assisted = new java.util.concurrent.atomic.LongAdder();
-    private final AtomicLong lagMax = new AtomicLong();
     /** Reclaimed keys by lag in whole milliseconds; the last bucket holds every lag beyond it. */
-    static final int LAG_BUCKETS = 1024;
-    private final java.util.concurrent.atomic.AtomicLongArray lagCounts =
-            new java.util.concurrent.atomic.AtomicLongArray(LAG_BUCKETS);
-    /** Per reclaiming thread: the lags of one chunk, added to {@link #lagCounts} once per chunk. */
-    private static final ThreadLocal<int[]> SLOT_LAGS = ThreadLocal.withInitial(() -> new int[LAG_BUCKETS]);
+    static final int LAG_BUCKETS = ReclaimStats.LAG_BUCKETS;
     /** Keys up to this long are copied out of a fired slot into a per-thread array of their length. */
     static final int SCRATCH_KEY_MAX = 256;
     /**
@@ -253,7 +246,7 @@ public final class ExpiryWheel implements ExpiryListener {
             }
             n += reclaimTaken(c, target);
         }
-        assisted.add(n);
+        stats.assisted(n);
         return n;
     }
 
@@ -469,7 +462,7 @@ public final class ExpiryWheel implements ExpiryListener {
         byte[] b = c.records;
         int n = 0;
         long worstLag = 0;
-        int[] lags = SLOT_LAGS.get();
+        int[] lags = ReclaimStats.chunkLags();
         byte[][] scratch = SCRATCH_KEYS.get();
         try {
             for (int p = c.from; p < c.to; ) {
@@ -493,7 +486,7 @@ public final class ExpiryWheel implements ExpiryListener {
                     n++;
                     long lag = Math.max(0, now - at);
                     worstLag = Math.max(worstLag, lag);
-                    lags[(int) Math.min(LAG_BUCKETS - 1, lag)]++;
+                    lags[ReclaimStats.bucket(lag)]++;
                 } else if (r > 0) {
                     lock.lock();
                     try {
@@ -504,15 +497,7 @@ public final class ExpiryWheel implements ExpiryListener {
                 }
             }
         } finally {
-            // published once per chunk: several reapers would otherwise contend on these per key
-            reclaimed.addAndGet(n);
-            lagMax.accumulateAndGet(worstLag, Math::max);
-            for (int i = 0, top = (int) Math.min(LAG_BUCKETS - 1, worstLag); n > 0 && i <= top; i++) {
-                if (lags[i] != 0) {
-                    lagCounts.addAndGet(i, lags[i]);
-                    lags[i] = 0;
-                }
-            }
+            stats.publish(n, worstLag, lags); // once per chunk
         }
         return n;
     }
@@ -591,7 +576,7 @@ public final class ExpiryWheel implements ExpiryListener {
     }
 
     public long reclaimedCount() {
-        return reclaimed.get();
+        return stats.reclaimed();
     }
 
     /**
@@ -600,17 +585,12 @@ public final class ExpiryWheel implements ExpiryListener {
      * concurrently may land on either side of the reset.
      */
     public void resetStats() {
-        reclaimed.set(0);
-        assisted.reset();
-        lagMax.set(0);
-        for (int i = 0; i < LAG_BUCKETS; i++) {
-            lagCounts.set(i, 0);
-        }
+        stats.reset();
     }
 
     /** Of {@link #reclaimedCount}, the keys that event loops reclaimed in a backlog ({@link #assist}). */
     public long assistedCount() {
-        return assisted.sum();
+        return stats.assisted();
     }
 
     /**
@@ -619,29 +599,12 @@ public final class ExpiryWheel implements ExpiryListener {
      * {@value #LAG_BUCKETS} - 1 means that many milliseconds or more.
      */
     public long lagPercentileMillis(double q) {
-        long total = 0;
-        long[] c = new long[LAG_BUCKETS];
-        for (int i = 0; i < LAG_BUCKETS; i++) {
-            c[i] = lagCounts.get(i);
-            total += c[i];
-        }
-        if (total == 0) {
-            return 0;
-        }
-        long rank = (long) Math.ceil(q * total);
-        long seen = 0;
-        for (int i = 0; i < LAG_BUCKETS; i++) {
-            seen += c[i];
-            if (seen >= rank) {
-                return i;
-            }
-        }
-        return LAG_BUCKETS - 1;
+        return stats.lagPercentile(q);
     }
 
     /** The largest gap seen between a key's deadline and its reclamation, in ms. */
     public long maxLagMillis() {
-        return lagMax.get();
+        return stats.maxLag();
     }
 
     private static void putInt(byte[] b, int off, int v) {
