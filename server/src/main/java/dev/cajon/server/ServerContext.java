@@ -72,6 +72,8 @@ public final class ServerContext {
         this.config = config;
         this.store = store;
         this.netLimits = new dev.cajon.server.limits.NetLimits(config.net());
+        // process-wide, as in Redis: a new server starts from Redis's defaults
+        dev.cajon.server.config.TypeParameters.reset();
         this.connections = new dev.cajon.server.net.Connections(netLimits, config.clock()::nowMillis);
         this.quotas = new dev.cajon.server.apps.Quotas(store);
         this.accounts = Accounts.open(store, config.requirepass());
@@ -115,6 +117,7 @@ public final class ServerContext {
         ListFamily.register(t);
         KeyFamily.register(t);
         ObjectFamily.register(t);
+        dev.cajon.server.family.FunctionFamily.register(t);
         ExpiryFamily.register(t);
         TransactionFamily.register(t);
         AclFamily.register(t);

@@ -23,15 +23,12 @@ import java.util.function.Predicate;
  * <p>Storage never speaks RESP: results are values and statuses. A key of another type makes a
  * call throw {@link CollectionAccess.WrongType}, which the server answers with WRONGTYPE.
  *
- * <p>OBJECT ENCODING follows Redis 7.0.15's defaults: "listpack" until the hash has more than
- * {@value #LISTPACK_ENTRIES} fields or is given a field or value longer than
- * {@value #LISTPACK_VALUE} bytes, then "hashtable" for good (the {@link HashedEntries#BIG} flag).
+ * <p>OBJECT ENCODING follows Redis 7.0.15: "listpack" until the hash has more than
+ * hash-max-listpack-entries fields or is given a field or value longer than
+ * hash-max-listpack-value bytes ({@link EncodingLimits}: 512 and 64 by default), then "hashtable"
+ * for good (the {@link HashedEntries#BIG} flag).
  */
 public final class HashOps {
-    /** Redis 7.0's hash-max-listpack-entries default. */
-    public static final int LISTPACK_ENTRIES = 512;
-    /** Redis 7.0's hash-max-listpack-value default. */
-    public static final int LISTPACK_VALUE = 64;
 
     /** The hash type, as the engine sees it. */
     public static final CollectionType TYPE = new HashedEntries.Type(ValueHeader.TYPE_HASH, "hash", "listpack");
@@ -65,7 +62,8 @@ public final class HashOps {
 
         /** Notes a written field/value: a long one ends the listpack encoding. */
         void wrote(byte[] field, byte[] value) {
-            if (field.length > LISTPACK_VALUE || value.length > LISTPACK_VALUE) {
+            long max = EncodingLimits.hashValue();
+            if (field.length > max || value.length > max) {
                 flags |= HashedEntries.BIG;
             }
         }
@@ -78,7 +76,7 @@ public final class HashOps {
                 }
                 return;
             }
-            if (e.size() > LISTPACK_ENTRIES) {
+            if (e.size() > EncodingLimits.hashEntries()) {
                 flags |= HashedEntries.BIG;
             }
             c.state(HashedEntries.state(flags, e));

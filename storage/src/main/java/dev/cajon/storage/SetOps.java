@@ -28,13 +28,12 @@ import java.util.function.Predicate;
  * {@link CollectionAccess.WrongType}, which the server answers with WRONGTYPE.
  *
  * <p>OBJECT ENCODING follows Redis 7.0.15: "intset" while every member is an integer (Redis's
- * string2ll) and there are at most {@value #INTSET_ENTRIES}, else "hashtable" for good (7.0 has
+ * string2ll) and there are at most set-max-intset-entries ({@link EncodingLimits}, 512 by
+ * default), else "hashtable" for good (7.0 has
  * no listpack sets). The one way back is Redis's too: an SPOP with a count that keeps only a few
  * members rebuilds the set from them.
  */
 public final class SetOps {
-    /** Redis 7.0's set-max-intset-entries default. */
-    public static final int INTSET_ENTRIES = 512;
     /** Redis's SPOP_MOVE_STRATEGY_MUL: SPOP rebuilds the set when what stays is this small. */
     private static final int SPOP_MOVE_STRATEGY_MUL = 5;
 
@@ -91,7 +90,7 @@ public final class SetOps {
                 }
                 return;
             }
-            if (e.size() > INTSET_ENTRIES) {
+            if (e.size() > EncodingLimits.setIntsetEntries()) {
                 flags |= HashedEntries.BIG;
             }
             c.state(HashedEntries.state(flags, e));
@@ -204,7 +203,7 @@ public final class SetOps {
             }
             long remaining = size - picks.size();
             if (remaining > 0 && remaining * SPOP_MOVE_STRATEGY_MUL <= count) {
-                boolean ints = remaining <= INTSET_ENTRIES;
+                boolean ints = remaining <= EncodingLimits.setIntsetEntries();
                 for (var it = o.e.view(0, false); ints && it.hasNext(); ) {
                     ints = isInt(HashedEntries.member(it.next().key()));
                 }

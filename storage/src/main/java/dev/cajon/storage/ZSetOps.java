@@ -424,7 +424,7 @@ public final class ZSetOps {
             longest = Math.max(longest, m.member().length);
         }
         // a STORE result is "listpack" when it fits one (Redis's zsetConvertToListpackIfNeeded)
-        z.flags = members.size() > ZSetTrees.LISTPACK_ENTRIES || longest > ZSetTrees.LISTPACK_VALUE
+        z.flags = members.size() > EncodingLimits.zsetEntries() || longest > EncodingLimits.zsetValue()
                 ? ZSetTrees.FLAG_SKIPLIST : 0;
         c.state(z.state());
         return members.size();

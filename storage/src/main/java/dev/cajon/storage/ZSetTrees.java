@@ -34,9 +34,6 @@ final class ZSetTrees {
     static final byte VERSION = 1;
     static final int FLAG_SKIPLIST = 1;
 
-    /** Redis's zset-max-listpack-entries and zset-max-listpack-value defaults. */
-    static final int LISTPACK_ENTRIES = 128;
-    static final int LISTPACK_VALUE = 64;
 
     private static final byte[] EMPTY = new byte[0];
 
@@ -102,9 +99,12 @@ final class ZSetTrees {
         return (flags & FLAG_SKIPLIST) != 0;
     }
 
-    /** Redis converts a listpack to a skiplist when it grows past 128 entries or meets a member over 64 bytes. */
+    /**
+     * Redis converts a listpack to a skiplist when it grows past zset-max-listpack-entries or
+     * meets a member over zset-max-listpack-value ({@link EncodingLimits}: 128 and 64 by default).
+     */
     void noteSize(long size, int memberLength) {
-        if (size > LISTPACK_ENTRIES || memberLength > LISTPACK_VALUE) {
+        if (size > EncodingLimits.zsetEntries() || memberLength > EncodingLimits.zsetValue()) {
             flags |= FLAG_SKIPLIST;
         }
     }

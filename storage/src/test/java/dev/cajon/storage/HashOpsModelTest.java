@@ -132,7 +132,7 @@ class HashOpsModelTest {
             assertNull(ops.randomField(key));
             return;
         }
-        assertEquals(big || m.size() > HashOps.LISTPACK_ENTRIES ? "hashtable" : "listpack", ops.encoding(key));
+        assertEquals(big || m.size() > EncodingLimits.HASH_ENTRIES ? "hashtable" : "listpack", ops.encoding(key));
         // a full scan with a small count returns every field once
         Map<String, String> scanned = new HashMap<>();
         long cursor = 0;

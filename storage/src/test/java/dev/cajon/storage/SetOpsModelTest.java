@@ -79,7 +79,7 @@ class SetOpsModelTest {
             switch (st.op()) {
                 case 0, 1, 2 -> {
                     assertEquals(a.add(m) ? 1 : 0, ops.add(ka, new byte[][] {b(m)}));
-                    big[st.a()] |= !allInts(a) || a.size() > SetOps.INTSET_ENTRIES;
+                    big[st.a()] |= !allInts(a) || a.size() > EncodingLimits.SET_INTSET_ENTRIES;
                 }
                 case 3 -> assertEquals(a.remove(m) ? 1 : 0, ops.remove(ka, new byte[][] {b(m)}));
                 case 4 -> {

@@ -28,7 +28,8 @@ import java.util.function.Function;
  * parameters, so a glob pattern matches fewer names here. The connection limits
  * ({@link LimitParameters}: maxclients, timeout, tcp-keepalive, proto-max-bulk-len,
  * client-query-buffer-limit, client-output-buffer-limit, protected-mode) and {@code appendfsync} change at
- * run time, with Redis's checks and errors, and so does requirepass (the default user's password, as in Redis). The other settings come from the command line or the config file and cannot change
+ * run time, with Redis's checks and errors, and so does requirepass (the default user's password, as in Redis), and so do
+ * the data types' encoding parameters ({@link dev.cajon.server.config.TypeParameters}). The other settings come from the command line or the config file and cannot change
  * while Cajon runs, so SET accepts only a parameter's current value and refuses any change with
  * Redis's "immutable config" error (and an unknown name with Redis's unknown-option error). REWRITE writes
  * the values in force back to the {@code --config} file, or answers as Redis does without one.
@@ -58,6 +59,8 @@ public final class ConfigFamily {
         p.put("daemonize", s -> "no");
         // the connection limits, which CONFIG SET changes at run time
         LimitParameters.addGetters(p);
+        // the data types' encoding thresholds (and the settings that only go with them)
+        dev.cajon.server.config.TypeParameters.addGetters(p);
         return p;
     }
 
@@ -127,7 +130,8 @@ public final class ConfigFamily {
             if (current == null) {
                 throw new CommandError(RedisErrors.unknownConfigOption(c.arg(i)));
             }
-            boolean settable = LimitParameters.NAMES.contains(name) || name.equals("appendfsync") || name.equals("requirepass");
+            boolean settable = LimitParameters.NAMES.contains(name) || name.equals("appendfsync") || name.equals("requirepass")
+                    || dev.cajon.server.config.TypeParameters.NAMES.contains(name);
             if (!settable && (NEVER_SET.contains(name)
                     || !current.apply(c.server()).equalsIgnoreCase(new String(c.arg(i + 1), StandardCharsets.ISO_8859_1)))) {
                 throw new CommandError(RedisErrors.immutableConfig(c.arg(i)));
@@ -142,6 +146,10 @@ public final class ConfigFamily {
             if (LimitParameters.NAMES.contains(name)) {
                 // a value's error names the parameter as Redis spells it, whatever the client's case
                 changes.add(LimitParameters.prepare(c.server(), name.getBytes(StandardCharsets.ISO_8859_1), c.arg(i + 1)));
+                continue;
+            }
+            if (dev.cajon.server.config.TypeParameters.NAMES.contains(name)) {
+                changes.add(dev.cajon.server.config.TypeParameters.prepare(name.getBytes(StandardCharsets.ISO_8859_1), c.arg(i + 1)));
                 continue;
             }
             if (name.equals("requirepass")) {

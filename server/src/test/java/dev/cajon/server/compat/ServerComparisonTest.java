@@ -141,6 +141,87 @@ class ServerComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
+    /**
+     * The data types' encoding parameters, which Redis's own test suite sets for each type unit:
+     * GET under both names, SET with Redis's checks, and OBJECT ENCODING following the thresholds
+     * from the next write. Ends with Redis's defaults again (the servers are shared).
+     */
+    @BothProtocols
+    void configTypeParametersAndTheEncodingsTheyDecide() throws Exception {
+        scenario("CONFIG of the encoding thresholds")
+                .cmd("CONFIG", "GET", "hash-max-listpack-entries")
+                .cmd("CONFIG", "GET", "hash-max-ziplist-value")
+                .cmd("CONFIG", "GET", "set-max-intset-entries")
+                .cmd("CONFIG", "GET", "zset-max-ziplist-entries")
+                .cmd("CONFIG", "GET", "zset-max-listpack-value")
+                .cmd("CONFIG", "GET", "list-max-listpack-size")
+                .cmd("CONFIG", "GET", "list-compress-depth")
+                .cmd("CONFIG", "GET", "sanitize-dump-payload")
+                .cmd("CONFIG", "GET", "lazyfree-lazy-user-del")
+                .cmd("CONFIG", "SET", "hash-max-listpack-entries", "abc")
+                .cmd("CONFIG", "SET", "hash-max-listpack-entries", "-1")
+                .cmd("CONFIG", "SET", "hash-max-ziplist-value", "-1")
+                .cmd("CONFIG", "SET", "hash-max-ziplist-value", "abc")
+                .cmd("CONFIG", "SET", "list-max-ziplist-size", "99999999999")
+                .cmd("CONFIG", "SET", "list-compress-depth", "-1")
+                .cmd("CONFIG", "SET", "sanitize-dump-payload", "maybe")
+                .cmd("CONFIG", "SET", "lazyfree-lazy-user-del", "maybe")
+                .cmd("CONFIG", "SET", "set-max-intset-entries", "1e3")
+                .cmd("CONFIG", "SET", "hash-max-ziplist-entries", "5", "hash-max-listpack-value", "1kb")
+                .cmd("CONFIG", "GET", "hash-max-listpack-entries")
+                .cmd("CONFIG", "GET", "hash-max-ziplist-value")
+                .cmd("HSET", "h", "a", "1", "b", "2", "c", "3", "d", "4", "e", "5")
+                .cmd("OBJECT", "ENCODING", "h")
+                .cmd("HSET", "h", "f", "6")
+                .cmd("OBJECT", "ENCODING", "h")
+                .cmd("CONFIG", "SET", "hash-max-listpack-value", "8")
+                .cmd("HSET", "h2", "a", "123456789")
+                .cmd("OBJECT", "ENCODING", "h2")
+                .cmd("CONFIG", "SET", "set-max-intset-entries", "3")
+                .cmd("SADD", "s", "1", "2", "3")
+                .cmd("OBJECT", "ENCODING", "s")
+                .cmd("SADD", "s", "4")
+                .cmd("OBJECT", "ENCODING", "s")
+                .cmd("CONFIG", "SET", "zset-max-listpack-entries", "2", "zset-max-ziplist-value", "4")
+                .cmd("ZADD", "z", "1", "a", "2", "b")
+                .cmd("OBJECT", "ENCODING", "z")
+                .cmd("ZADD", "z", "3", "c")
+                .cmd("OBJECT", "ENCODING", "z")
+                .cmd("ZADD", "z2", "1", "abcde")
+                .cmd("OBJECT", "ENCODING", "z2")
+                .cmd("CONFIG", "SET", "list-max-listpack-size", "4", "list-compress-depth", "1",
+                        "sanitize-dump-payload", "clients", "lazyfree-lazy-user-del", "yes")
+                .cmd("CONFIG", "GET", "list-max-ziplist-size")
+                .cmd("CONFIG", "GET", "sanitize-dump-payload")
+                .cmd("CONFIG", "GET", "lazyfree-lazy-user-del")
+                .cmd("CONFIG", "SET", "hash-max-listpack-entries", "512", "hash-max-listpack-value", "64",
+                        "set-max-intset-entries", "512", "zset-max-listpack-entries", "128",
+                        "zset-max-listpack-value", "64", "list-max-listpack-size", "-2", "list-compress-depth", "0",
+                        "sanitize-dump-payload", "no", "lazyfree-lazy-user-del", "no")
+                .cmd("CONFIG", "GET", "zset-max-ziplist-entries")
+                .run();
+    }
+
+    /** FUNCTION FLUSH and LIST with no library loaded (Cajon never has one), as test harnesses send them. */
+    @BothProtocols
+    void functionFlushAndListWithoutLibraries() throws Exception {
+        scenario("FUNCTION FLUSH and LIST")
+                .cmd("FUNCTION", "FLUSH")
+                .cmd("FUNCTION", "FLUSH", "async")
+                .cmd("FUNCTION", "FLUSH", "SYNC")
+                .cmd("FUNCTION", "FLUSH", "x")
+                .cmd("FUNCTION", "FLUSH", "sync", "async")
+                .cmd("FUNCTION", "LIST")
+                .cmd("FUNCTION", "LIST", "WITHCODE")
+                .cmd("FUNCTION", "LIST", "LIBRARYNAME", "x*")
+                .cmd("FUNCTION", "LIST", "libraryname", "x*", "withcode")
+                .cmd("FUNCTION", "LIST", "LIBRARYNAME")
+                .cmd("FUNCTION", "LIST", "x")
+                .cmd("FUNCTION")
+                .cmd("FUNCTION", "NOSUCH")
+                .run();
+    }
+
     @BothProtocols
     void dbsizeAndFlush() throws Exception {
         scenario("DBSIZE, FLUSHDB, FLUSHALL")
