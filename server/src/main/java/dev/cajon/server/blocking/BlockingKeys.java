@@ -102,7 +102,7 @@ public final class BlockingKeys {
 
         /**
          * @param deadline  clock millis at which it times out; 0 for never
-         * @param onTimeout the reply at timeout (a null array or null bulk)
+         * @param onTimeout the reply at timeout (a null array, as Redis 7.0 answers every timed-out blocked client)
          */
         public Waiter(Object keyspace, byte[][] keys, long deadline, Attempt attempt, Consumer<Ctx> onTimeout,
                       Host host, long clientId) {

@@ -33,7 +33,8 @@ final class BlockingLists {
     }
 
     /**
-     * A blocking timeout in milliseconds from now (0: for ever). Non-numbers and NaN: "timeout is
+     * A blocking timeout in milliseconds from now (0: for ever), rounded up to the millisecond.
+     * Non-numbers and NaN: "timeout is
      * not a float or out of range"; a negative value, an infinity, and a value whose milliseconds
      * do not fit in a long (which Redis's cast turns into LLONG_MIN): "timeout is negative".
      */
@@ -45,8 +46,14 @@ final class BlockingLists {
         if (Numbers.isInfinite(v)) {
             throw new CommandError(RedisErrors.TIMEOUT_NEGATIVE);
         }
-        BigDecimal ms = v.multiply(BigDecimal.valueOf(1000));
-        java.math.BigInteger whole = ms.toBigInteger(); // C's cast truncates toward zero
+        // Redis 7.0.15: ceill of the long double product, so that 0.001 (just under a thousandth
+        // as a long double, and so just under 1 ms once multiplied) is 1 ms, not 0 (for ever);
+        // a small negative value rounds up to 0, which blocks for ever there too
+        BigDecimal ms = Numbers.roundToLongDouble(v.multiply(BigDecimal.valueOf(1000)));
+        if (ms == null) {
+            throw new CommandError(RedisErrors.TIMEOUT_NEGATIVE);
+        }
+        java.math.BigInteger whole = ms.setScale(0, java.math.RoundingMode.CEILING).toBigInteger();
         if (whole.bitLength() > 63 || whole.signum() < 0) {
             throw new CommandError(RedisErrors.TIMEOUT_NEGATIVE);
         }
@@ -59,16 +66,19 @@ final class BlockingLists {
 
     /**
      * The shared tail of every blocking command: {@code attempt} found nothing on any key, so
-     * block (or answer {@code onTimeout} at once inside MULTI).
+     * block (or answer {@code cannotBlock} at once inside MULTI). A client that blocked and timed
+     * out gets a null array whatever the command, as from Redis 7.0's
+     * replyToBlockedClientTimedOut: BLMOVE and BRPOPLPUSH too, whose reply inside MULTI is a null
+     * bulk.
      */
     private static void block(Ctx c, byte[][] keys, long timeoutMs, BlockingKeys.Attempt attempt,
-                              Consumer<Ctx> onTimeout) {
+                              Consumer<Ctx> cannotBlock) {
         if (!mayBlock(c)) {
-            onTimeout.accept(c);
+            cannotBlock.accept(c);
             return;
         }
         long deadline = timeoutMs == 0 ? 0 : c.server().clock().nowMillis() + timeoutMs;
-        BlockingKeys.Waiter w = new BlockingKeys.Waiter(c.keyspace(), keys, deadline, attempt, onTimeout,
+        BlockingKeys.Waiter w = new BlockingKeys.Waiter(c.keyspace(), keys, deadline, attempt, Ctx::nullArray,
                 c.blockingHost(), c.session().id());
         BlockingKeys.Served s = c.server().blocking().block(w);
         if (s != null) {
