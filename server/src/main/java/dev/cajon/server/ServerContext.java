@@ -40,6 +40,7 @@ public final class ServerContext {
 
     private final ServerConfig config;
     private final Store store;
+    private final Saves saves;
     private final Accounts accounts;
     private volatile String requirepass;
     private final CommandTable table;
@@ -71,6 +72,7 @@ public final class ServerContext {
         this.assisted = config.activeExpiry() ? wheel : null;
         this.config = config;
         this.store = store;
+        this.saves = new Saves(store);
         this.netLimits = new dev.cajon.server.limits.NetLimits(config.net());
         // process-wide, as in Redis: a new server starts from Redis's defaults
         dev.cajon.server.config.TypeParameters.reset();
@@ -118,6 +120,7 @@ public final class ServerContext {
         KeyFamily.register(t);
         ObjectFamily.register(t);
         dev.cajon.server.family.FunctionFamily.register(t);
+        dev.cajon.server.family.SaveFamily.register(t);
         ExpiryFamily.register(t);
         TransactionFamily.register(t);
         AclFamily.register(t);
@@ -194,6 +197,11 @@ public final class ServerContext {
                 : java.util.List.of("resetpass".getBytes(java.nio.charset.StandardCharsets.US_ASCII),
                         (">" + p).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
         requirepass = p;
+    }
+
+    /** SAVE, BGSAVE and LASTSAVE. */
+    public Saves saves() {
+        return saves;
     }
 
     public Store store() {

@@ -217,6 +217,14 @@ public final class Store implements Closeable {
         return durability;
     }
 
+    /**
+     * SAVE and BGSAVE: every file of the store synced to the disk now, whatever the fsync policy
+     * (the map files are the data: there is nothing to write first). Returns the files synced.
+     */
+    public int save() throws java.io.IOException {
+        return durability.syncTree(dir);
+    }
+
     /** Whether this start followed an unclean stop (and so ran recovery). */
     public boolean recovered() {
         return recovered;

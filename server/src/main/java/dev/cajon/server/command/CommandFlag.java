@@ -25,6 +25,7 @@ public enum CommandFlag {
     NO_MANDATORY_KEYS("no_mandatory_keys"),
     PROTECTED("protected"),
     MODULE("module"),
+    NO_ASYNC_LOADING("no_async_loading"),
     NO_MULTI("no_multi"),
     ALLOW_BUSY("allow_busy"),
     /** The keys are found by parsing the arguments (numkeys: ZUNION, LMPOP ...), not by first/last/step; last, as COMMAND lists it. */

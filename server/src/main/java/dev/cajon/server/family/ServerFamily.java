@@ -138,7 +138,8 @@ public final class ServerFamily {
             "info", List.of("@slow", "@dangerous"),
             "dbsize", List.of("@keyspace", "@read", "@fast"),
             "flushdb", List.of("@keyspace", "@write", "@slow", "@dangerous"),
-            "flushall", List.of("@keyspace", "@write", "@slow", "@dangerous"));
+            "flushall", List.of("@keyspace", "@write", "@slow", "@dangerous"),
+            "lastsave", List.of("@admin", "@fast", "@dangerous"));
 
     /** ACL categories, listed in Redis's category order (keyspace, read, write, ..., connection). */
     private static List<String> categories(CommandSpec s) {
@@ -541,12 +542,21 @@ public final class ServerFamily {
 
     /**
      * Redis's persistence section where Cajon has an equivalent: no RDB and no AOF (the map files
-     * are the data), so the fsync policy of those files and its counters.
+     * are the data), so the saves (SAVE, BGSAVE: a sync of those files), the fsync policy of
+     * those files and its counters.
      */
     private static void persistenceSection(Ctx c, StringBuilder sb) {
         dev.cajon.storage.durability.Durability d = c.server().store().durability();
         sb.append("# Persistence\r\n");
         line(sb, "loading", 0);
+        // SAVE and BGSAVE sync the map files (there is no RDB to write): Redis's rdb_ fields for them
+        dev.cajon.server.Saves sv = c.server().saves();
+        line(sb, "rdb_bgsave_in_progress", sv.inProgress() ? 1 : 0);
+        line(sb, "rdb_last_save_time", sv.lastSave());
+        line(sb, "rdb_last_bgsave_status", sv.lastOk() ? "ok" : "err");
+        line(sb, "rdb_last_bgsave_time_sec", sv.lastSeconds());
+        line(sb, "rdb_current_bgsave_time_sec", sv.currentSeconds());
+        line(sb, "rdb_saves", sv.count());
         line(sb, "fsync_policy", d.policy().word());
         line(sb, "fsyncs_total", d.syncs());
         line(sb, "fsync_passes", d.passes());

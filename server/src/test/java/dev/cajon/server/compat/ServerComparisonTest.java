@@ -13,7 +13,7 @@ class ServerComparisonTest extends ComparisonTestBase {
         "expire", "pexpire", "expireat", "pexpireat", "ttl", "pttl", "expiretime", "pexpiretime", "persist",
         "ping", "echo", "quit", "select", "auth", "hello", "client",
         "command", "info", "dbsize", "flushdb", "flushall", "time", "shutdown", "config",
-        "multi", "exec", "discard", "watch", "unwatch", "reset",
+        "multi", "exec", "discard", "watch", "unwatch", "reset", "save", "bgsave", "lastsave", "function",
     };
 
     @BothProtocols
@@ -199,6 +199,26 @@ class ServerComparisonTest extends ComparisonTestBase {
                         "zset-max-listpack-value", "64", "list-max-listpack-size", "-2", "list-compress-depth", "0",
                         "sanitize-dump-payload", "no", "lazyfree-lazy-user-del", "no")
                 .cmd("CONFIG", "GET", "zset-max-ziplist-entries")
+                .run();
+    }
+
+    /**
+     * SAVE, BGSAVE and LASTSAVE: their replies and errors (a save is a sync of the map files in
+     * Cajon). LASTSAVE is a time, so only its shape is compared; MULTI refuses SAVE as Redis does.
+     */
+    @BothProtocols
+    void saveBgsaveAndLastsave() throws Exception {
+        scenario("SAVE, BGSAVE, LASTSAVE")
+                .cmd("SET", "k", "v")
+                .cmd("SAVE")
+                .cmd("SAVE", "x")
+                .cmd("BGSAVE", "x")
+                .cmd("BGSAVE", "SCHEDULE", "x")
+                .shape("LASTSAVE")
+                .cmd("LASTSAVE", "x")
+                .cmd("MULTI")
+                .cmd("SAVE")
+                .cmd("EXEC")
                 .run();
     }
 

@@ -279,6 +279,45 @@ public final class Durability implements AutoCloseable {
         }
     }
 
+    /**
+     * SAVE: syncs every file and directory under {@code root} now, whatever the policy, and
+     * returns how many files it synced. Everything written before the call is then on the disk;
+     * files replaced or deleted meanwhile are skipped (whoever replaced one synced its successor
+     * under a policy that syncs, and its data was not acknowledged on it otherwise). Throws on
+     * the first file that cannot be synced, after counting it.
+     */
+    public int syncTree(Path root) throws IOException {
+        List<Path> files = new ArrayList<>();
+        List<Path> dirs = new ArrayList<>();
+        try (java.util.stream.Stream<Path> walk = java.nio.file.Files.walk(root)) {
+            walk.forEach(p -> (java.nio.file.Files.isDirectory(p) ? dirs : files).add(p));
+        } catch (java.io.UncheckedIOException e) {
+            if (!(e.getCause() instanceof NoSuchFileException)) {
+                throw e.getCause();
+            }
+        }
+        int n = 0;
+        for (Path f : files) {
+            try {
+                counting.force(f);
+                n++;
+            } catch (NoSuchFileException gone) {
+                // deleted since the walk
+            } catch (IOException e) {
+                errors.incrementAndGet();
+                throw e;
+            }
+        }
+        for (Path d : dirs) {
+            try {
+                counting.forceDirectory(d);
+            } catch (NoSuchFileException gone) {
+                // deleted since the walk
+            }
+        }
+        return n;
+    }
+
     // ------------------------------------------------------------------ the background thread
 
     /**

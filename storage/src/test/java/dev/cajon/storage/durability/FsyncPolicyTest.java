@@ -107,6 +107,30 @@ class FsyncPolicyTest {
         }
     }
 
+    /** SAVE syncs every file of the store, whatever the policy: the map, its journals, blobs, and directories. */
+    @Test
+    void saveSyncsEveryFileEvenUnderNo() throws Exception {
+        try (Store s = open(FsyncPolicy.NO)) {
+            Keyspace a = s.keyspace(Store.DEFAULT_APP, 0);
+            set(a, "k", "v");
+            set(a, "k", "again"); // an overwrite: the write journal exists
+            set(a, "big", new byte[Keyspace.BLOB_THRESHOLD + 1]);
+            assertEquals(List.of(), rec.calls(), "the policy itself syncs nothing");
+            int files = s.save();
+            List<String> names = rec.fileNames();
+            assertEquals(files, names.size());
+            assertTrue(names.stream().anyMatch(RecordingSync::isMap), names.toString());
+            assertTrue(names.contains(Keyspace.JOURNAL_FILE), names.toString());
+            try (java.util.stream.Stream<Path> blobs = java.nio.file.Files.list(db(0).resolve("blobs"))) {
+                String blob = blobs.findFirst().orElseThrow().getFileName().toString();
+                assertTrue(names.contains(blob), "the blob file: " + names);
+            }
+            assertTrue(rec.calls().stream().anyMatch(c -> c.directory() && c.path().equals(db(0).toAbsolutePath().normalize())),
+                    "the keyspace's directory too");
+            assertEquals(rec.calls().size(), s.durability().syncs(), "each counted in fsyncs_total");
+        }
+    }
+
     @Test
     void noSyncsNothing() {
         try (Store s = open(FsyncPolicy.NO)) {
