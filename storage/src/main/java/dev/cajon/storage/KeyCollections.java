@@ -66,6 +66,7 @@ final class KeyCollections implements CollectionAccess {
         byte[] key = KeyCodec.mapKey(userKey);
         return e.locked(key, userKey, () -> {
             byte[] v = e.readLive(key);
+            Lookups.found(v != null); // a key of another type is found too (then WRONGTYPE), as in Redis
             if (v == null) {
                 return body.apply(null);
             }
@@ -115,6 +116,7 @@ final class KeyCollections implements CollectionAccess {
 
     private View open(byte[] key, byte[] userKey, byte type) {
         byte[] v = e.readLive(key);
+        Lookups.found(v != null); // counted only when the command is a read (SINTER, ZUNION ...)
         if (v != null && type != 0 && ValueHeader.type(v) != type) {
             throw WrongType.INSTANCE;
         }

@@ -162,13 +162,27 @@ public final class Dispatcher {
         int mark = out.writerIndex();
         long timed = stats.start(spec);
         long start = metrics == null ? SessionMetrics.NOT_TIMED : metrics.start(spec); // NOT_TIMED: sampled out
+        boolean collectionRead = spec.has(CommandFlag.READONLY) && COLLECTION_GROUPS.contains(spec.group());
+        if (collectionRead) {
+            dev.cajon.storage.Lookups.clear();
+        }
         handle(c, spec);
+        if (collectionRead) {
+            // INFO keyspace_hits/misses: the collection keys the read looked up (the string
+            // families count their own lookups as they reply)
+            long[] found = dev.cajon.storage.Lookups.counts();
+            server.stats().keyspaceHits.add(found[0]);
+            server.stats().keyspaceMisses.add(found[1]);
+        }
         boolean failed = Metering.repliedError(c, out, mark);
         stats.end(spec, timed, failed);
         if (metrics != null) {
             metrics.end(spec, start, failed);
         }
     }
+
+    /** The command groups whose reads go through the collections' storage (see {@code Lookups}). */
+    private static final java.util.Set<String> COLLECTION_GROUPS = java.util.Set.of("hash", "set", "sorted-set", "list");
 
     private static void handle(Ctx c, CommandSpec spec) {
         try {

@@ -534,28 +534,10 @@ class BitmapComparisonTest extends ComparisonTestBase {
                 .cmd("SETBIT", "none3", "1", "1")
                 .cmd("LCS", "a", "none")
                 .cmd("LCS", "a", "a", "LEN")
-                .check(BitmapComparisonTest::sameHitsAndMisses, "INFO", "stats")
+                .check(Check.SAME_HITS_AND_MISSES, "INFO", "stats")
                 .run();
     }
 
-    private static String sameHitsAndMisses(Reply redis, Reply cajon) {
-        String r = hitsAndMisses(redis);
-        String c = hitsAndMisses(cajon);
-        if (!r.contains("keyspace_misses:")) {
-            return "no keyspace_misses in Redis's INFO stats: " + redis;
-        }
-        return r.equals(c) ? null : "redis " + r + ", cajon " + c;
-    }
-
-    private static String hitsAndMisses(Reply info) {
-        StringBuilder sb = new StringBuilder();
-        for (String line : new String(info.payload(), java.nio.charset.StandardCharsets.UTF_8).split("\r\n")) {
-            if (line.startsWith("keyspace_hits:") || line.startsWith("keyspace_misses:")) {
-                sb.append(line).append(' ');
-            }
-        }
-        return sb.toString().trim();
-    }
 
     /** The table entries: name, arity, flags and key positions as Redis 7.0 gives them; COMMAND DOCS whole. */
     @BothProtocols

@@ -14,6 +14,26 @@ import java.util.stream.IntStream;
 interface Check {
     String compare(Reply redis, Reply cajon);
 
+    /** Of two INFO stats replies: the same keyspace_hits and keyspace_misses (the read commands' lookups). */
+    Check SAME_HITS_AND_MISSES = (r, c) -> {
+        String rh = hitsAndMisses(r);
+        if (!rh.contains("keyspace_misses:")) {
+            return "no keyspace_misses in Redis's INFO stats";
+        }
+        String ch = hitsAndMisses(c);
+        return rh.equals(ch) ? null : "redis " + rh + ", cajon " + ch;
+    };
+
+    private static String hitsAndMisses(Reply info) {
+        StringBuilder sb = new StringBuilder();
+        for (String line : new String(info.payload(), StandardCharsets.UTF_8).split("\r\n")) {
+            if (line.startsWith("keyspace_hits:") || line.startsWith("keyspace_misses:")) {
+                sb.append(line).append(' ');
+            }
+        }
+        return sb.toString().trim();
+    }
+
     /** Byte-identical: the default. */
     Check EXACT = (r, c) -> Arrays.equals(r.raw(), c.raw()) ? null : "replies differ";
 

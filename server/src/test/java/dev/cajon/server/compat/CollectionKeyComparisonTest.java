@@ -9,6 +9,56 @@ import org.junit.jupiter.api.Assumptions;
  */
 class CollectionKeyComparisonTest extends ComparisonTestBase {
 
+    /**
+     * INFO's keyspace_hits and keyspace_misses count the collection reads' lookups as Redis does:
+     * one per key a read command looks up (a key of another type is found), none for a write.
+     */
+    @BothProtocols
+    void collectionReadsCountKeyspaceHitsAndMisses() throws Exception {
+        scenario("keyspace hits and misses of the collection reads")
+                .cmd("HSET", "h", "f", "v")
+                .cmd("RPUSH", "l", "a", "b")
+                .cmd("SADD", "s", "m")
+                .cmd("SADD", "s2", "m", "n")
+                .cmd("ZADD", "z", "1", "a")
+                .cmd("SET", "str", "x")
+                .cmd("CONFIG", "RESETSTAT")
+                .cmd("HGET", "h", "f")
+                .cmd("HGET", "h", "nofield")
+                .cmd("HGET", "nokey", "f")
+                .cmd("HGETALL", "h")
+                .cmd("HLEN", "nokey")
+                .cmd("HEXISTS", "h", "f")
+                .cmd("HMGET", "h", "f", "g")
+                .cmd("HRANDFIELD", "h", "2")
+                .cmd("HSCAN", "h", "0")
+                .cmd("LRANGE", "l", "0", "-1")
+                .cmd("LINDEX", "nokey", "0")
+                .cmd("LLEN", "l")
+                .cmd("LPOS", "l", "a")
+                .cmd("SMEMBERS", "s")
+                .cmd("SISMEMBER", "nokey", "m")
+                .cmd("SMISMEMBER", "s", "m", "x")
+                .cmd("SCARD", "s")
+                .cmd("SINTER", "s", "s2", "nokey")
+                .cmd("SUNION", "s", "nokey")
+                .cmd("SINTERCARD", "2", "s", "s2")
+                .cmd("ZSCORE", "z", "a")
+                .cmd("ZRANGE", "z", "0", "-1")
+                .cmd("ZCARD", "nokey")
+                .cmd("ZRANK", "z", "a")
+                .cmd("ZUNION", "2", "z", "nokey")
+                .cmd("HGET", "str", "f")
+                .cmd("HSET", "h", "g", "w")
+                .cmd("LPUSH", "l", "c")
+                .cmd("SADD", "s", "x")
+                .cmd("ZADD", "z", "2", "b")
+                .cmd("LPOP", "nokey")
+                .check(Check.SAME_HITS_AND_MISSES, "INFO", "stats")
+                .run();
+    }
+
+
     @BothProtocols
     void moveAndObjectEncodingOfStrings() throws Exception {
         scenario("MOVE and OBJECT ENCODING")
