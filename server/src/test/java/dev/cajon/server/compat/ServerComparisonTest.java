@@ -294,4 +294,47 @@ class ServerComparisonTest extends ComparisonTestBase {
                 .shape("INFO", "keyspace")
                 .run();
     }
+
+    /** INFO's section headers in Redis's order, and the field names of the sections tools read (role, cluster_enabled, CPU time). */
+    @BothProtocols
+    void infoSectionsAndTheirFields() throws Exception {
+        scenario("INFO sections")
+                .check(ServerComparisonTest::sameHeaders, "INFO")
+                .check(ServerComparisonTest::sameHeaders, "INFO", "default")
+                .check(ServerComparisonTest::sameFieldNames, "INFO", "replication")
+                .check(ServerComparisonTest::sameFieldNames, "INFO", "cluster")
+                .check(ServerComparisonTest::sameFieldNames, "INFO", "modules")
+                .check((r, c) -> fields(c).containsAll(java.util.List.of("used_cpu_sys", "used_cpu_user",
+                        "used_cpu_sys_children", "used_cpu_user_children")) ? null : "CPU fields: " + fields(c), "INFO", "cpu")
+                .check((r, c) -> text(c).contains("role:master\r\n") && text(c).contains("cluster_enabled:0\r\n")
+                        ? null : "role or cluster_enabled", "INFO", "replication", "cluster")
+                .run();
+    }
+
+    private static String text(Reply r) {
+        return new String(r.payload(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    private static java.util.List<String> lines(Reply r, boolean headers) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        for (String line : text(r).split("\r\n")) {
+            if (line.startsWith("#") == headers && !line.isEmpty()) {
+                out.add(headers ? line : line.substring(0, Math.max(0, line.indexOf(':'))));
+            }
+        }
+        return out;
+    }
+
+    private static java.util.List<String> fields(Reply r) {
+        return lines(r, false);
+    }
+
+    private static String sameHeaders(Reply redis, Reply cajon) {
+        return lines(redis, true).equals(lines(cajon, true)) ? null
+                : "redis " + lines(redis, true) + ", cajon " + lines(cajon, true);
+    }
+
+    private static String sameFieldNames(Reply redis, Reply cajon) {
+        return fields(redis).equals(fields(cajon)) ? null : "redis " + fields(redis) + ", cajon " + fields(cajon);
+    }
 }
