@@ -26,14 +26,15 @@ import java.util.function.LongSupplier;
  * because Cajon has nothing they act on: {@code list-max-listpack-size} and
  * {@code list-compress-depth} (a list's layout is Cajon's own, and Redis 7.0 names every list
  * "quicklist"), {@code sanitize-dump-payload} (no DUMP or RESTORE), and the {@code lazyfree-lazy-*}
- * switches (deletes are done where they are asked for). Settings are process-wide, like Redis's,
+ * switches (deletes are done where they are asked for), and {@code hz} (Redis's cron frequency,
+ * kept within 1..500 as Redis does; Cajon has no cron). Settings are process-wide, like Redis's,
  * and start at Redis's defaults; the config file and CONFIG REWRITE do not carry them.
  */
 public final class TypeParameters {
     private TypeParameters() {
     }
 
-    private enum Kind { INTEGER, MEMORY, INT32, DEPTH, BOOL, SANITIZE }
+    private enum Kind { INTEGER, MEMORY, INT32, DEPTH, BOOL, SANITIZE, HZ }
 
     private record Param(String name, Kind kind, LongSupplier get, LongConsumer set) {}
 
@@ -69,6 +70,8 @@ public final class TypeParameters {
         p.put("list-max-ziplist-size", ls);
         p.put("list-compress-depth", kept("list-compress-depth", Kind.DEPTH, 0));
         p.put("sanitize-dump-payload", kept("sanitize-dump-payload", Kind.SANITIZE, 0));
+        // Redis's cron frequency: Cajon has no cron (its expiry reapers plan their own wake-ups)
+        p.put("hz", kept("hz", Kind.HZ, 10));
         for (String n : new String[] {"lazyfree-lazy-eviction", "lazyfree-lazy-expire", "lazyfree-lazy-server-del",
             "lazyfree-lazy-user-del", "lazyfree-lazy-user-flush"}) {
             p.put(n, kept(n, Kind.BOOL, 0));
@@ -118,6 +121,10 @@ public final class TypeParameters {
             case DEPTH:
                 n = LimitParameters.integer(name, v, 0, Integer.MAX_VALUE);
                 break;
+            case HZ:
+                // Redis keeps it within 1..500 and shows the kept value
+                n = Math.max(1, Math.min(500, LimitParameters.integer(name, v, 0, Integer.MAX_VALUE)));
+                break;
             case BOOL: {
                 String y = v.toLowerCase(Locale.ROOT);
                 if (!y.equals("yes") && !y.equals("no")) {
@@ -141,6 +148,6 @@ public final class TypeParameters {
     /** Every parameter back to Redis's default (a new server in the same process: tests). */
     public static void reset() {
         EncodingLimits.reset();
-        KEPT.replaceAll((k, v) -> k.equals("list-max-listpack-size") ? -2L : 0L);
+        KEPT.replaceAll((k, v) -> k.equals("list-max-listpack-size") ? -2L : k.equals("hz") ? 10L : 0L);
     }
 }

@@ -132,9 +132,12 @@ public final class ConfigFamily {
             }
             boolean settable = LimitParameters.NAMES.contains(name) || name.equals("appendfsync") || name.equals("requirepass")
                     || dev.cajon.server.config.TypeParameters.NAMES.contains(name);
-            if (!settable && (NEVER_SET.contains(name)
-                    || !current.apply(c.server()).equalsIgnoreCase(new String(c.arg(i + 1), StandardCharsets.ISO_8859_1)))) {
-                throw new CommandError(RedisErrors.immutableConfig(c.arg(i)));
+            String value = new String(c.arg(i + 1), StandardCharsets.ISO_8859_1);
+            if (!settable && (NEVER_SET.contains(name) || !current.apply(c.server()).equalsIgnoreCase(value))) {
+                // a value Redis itself would refuse gets Redis's reason; a valid change, Cajon's refusal
+                String invalid = invalidFixedValue(name, value);
+                throw new CommandError(invalid != null ? RedisErrors.configSetFailed(c.arg(i), invalid)
+                        : RedisErrors.immutableConfig(c.arg(i)));
             }
             if (!named.add(name)) {
                 throw new CommandError(RedisErrors.configSetFailed(c.arg(i), "duplicate parameter"));
@@ -171,6 +174,27 @@ public final class ConfigFamily {
         // every pair was valid: all change together, as in Redis
         changes.forEach(Runnable::run);
         c.ok();
+    }
+
+    /** Redis's maxmemory-policy values, in its order. */
+    private static final List<String> POLICIES = List.of("volatile-lru", "volatile-lfu", "volatile-random",
+            "volatile-ttl", "allkeys-lru", "allkeys-lfu", "allkeys-random", "noeviction");
+
+    /**
+     * Why Redis would refuse {@code value} for {@code name}, a parameter that Redis can change and
+     * Cajon cannot (maxmemory: Cajon has app quotas instead; maxmemory-policy: it never evicts);
+     * null when Redis would take it.
+     */
+    private static String invalidFixedValue(String name, String value) {
+        switch (name) {
+            case "maxmemory-policy":
+                return POLICIES.contains(value.toLowerCase(Locale.ROOT)) ? null
+                        : "argument(s) must be one of the following: " + String.join(", ", POLICIES);
+            case "maxmemory":
+                return dev.cajon.server.limits.MemorySize.parse(value) < 0 ? "argument must be a memory value" : null;
+            default:
+                return null;
+        }
     }
 
     /** CONFIG RESETSTAT: the counters of INFO stats start again from zero, as in Redis. */
