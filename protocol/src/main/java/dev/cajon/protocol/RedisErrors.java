@@ -44,6 +44,15 @@ public final class RedisErrors {
     public static final String PAUSE_MODE = "ERR CLIENT PAUSE mode must be WRITE or ALL";
     public static final String TIMEOUT_NOT_INTEGER = "ERR timeout is not an integer or out of range";
     public static final String TIMEOUT_NEGATIVE = "ERR timeout is negative";
+    /** SAVE or BGSAVE while a background save runs. */
+    public static final String BGSAVE_IN_PROGRESS = "ERR Background save already in progress";
+    public static final String FUNCTION_FLUSH_MODE = "ERR FUNCTION FLUSH only supports SYNC|ASYNC option";
+    public static final String FUNCTION_LIBRARY_NAME_MISSING = "ERR library name argument was not given";
+
+    /** FUNCTION LIST with an argument it does not know, as the client spelt it. */
+    public static String functionUnknownArgument(String arg) {
+        return "ERR Unknown argument " + arg;
+    }
     public static final String TRACKING_REDIRECT_MISSING = "ERR The client ID you want redirect to does not exist";
     public static final String TRACKING_SINGLE_REDIRECT = "ERR A client can only redirect to a single other client";
     /** Not a Redis text: Cajon has no client-side caching, so CLIENT TRACKING ON is refused. */

@@ -33,7 +33,7 @@ public final class ConfigFile {
             "metrics-bind", "io-threads", "appendfsync");
 
     /** Redis's reason for a value of appendfsync that is none of its three words, in Redis's order. */
-    public static final String APPENDFSYNC_VALUES = "argument(s) must be one of the following: everysec, always, no";
+    public static final String APPENDFSYNC_VALUES = LimitParameters.oneOf(java.util.List.of("everysec", "always", "no"));
 
     /** A line that stops the start, shown as redis-server shows it. */
     public static final class Error extends Exception {

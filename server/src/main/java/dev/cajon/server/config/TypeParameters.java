@@ -1,8 +1,6 @@
 package dev.cajon.server.config;
 
-import dev.cajon.protocol.RedisErrors;
 import dev.cajon.server.ServerContext;
-import dev.cajon.server.command.CommandError;
 import dev.cajon.server.limits.LimitParameters;
 import dev.cajon.storage.EncodingLimits;
 import java.nio.charset.StandardCharsets;
@@ -81,7 +79,7 @@ public final class TypeParameters {
 
     public static final Set<String> NAMES = PARAMS.keySet();
 
-    private static final String[] SANITIZE = {"no", "yes", "clients"};
+    private static final java.util.List<String> SANITIZE = java.util.List.of("no", "yes", "clients");
 
     /** Adds a getter per name (alias names too, as Redis 7.0's CONFIG GET shows both). */
     public static void addGetters(Map<String, Function<ServerContext, String>> getters) {
@@ -94,7 +92,7 @@ public final class TypeParameters {
             case BOOL:
                 return v != 0 ? "yes" : "no";
             case SANITIZE:
-                return SANITIZE[(int) v];
+                return SANITIZE.get((int) v);
             default:
                 return Long.toString(v);
         }
@@ -125,21 +123,11 @@ public final class TypeParameters {
                 // Redis keeps it within 1..500 and shows the kept value
                 n = Math.max(1, Math.min(500, LimitParameters.integer(name, v, 0, Integer.MAX_VALUE)));
                 break;
-            case BOOL: {
-                String y = v.toLowerCase(Locale.ROOT);
-                if (!y.equals("yes") && !y.equals("no")) {
-                    throw new CommandError(RedisErrors.configSetFailed(name, "argument must be 'yes' or 'no'"));
-                }
-                n = y.equals("yes") ? 1 : 0;
+            case BOOL:
+                n = LimitParameters.yesNo(name, v) ? 1 : 0;
                 break;
-            }
-            default: {
-                n = java.util.Arrays.asList(SANITIZE).indexOf(v.toLowerCase(Locale.ROOT));
-                if (n < 0) {
-                    throw new CommandError(RedisErrors.configSetFailed(name,
-                            "argument(s) must be one of the following: no, yes, clients"));
-                }
-            }
+            default:
+                n = LimitParameters.enumValue(name, v, SANITIZE);
         }
         long value = n;
         return () -> p.set.accept(value);

@@ -135,9 +135,8 @@ public final class ConfigFamily {
             String value = new String(c.arg(i + 1), StandardCharsets.ISO_8859_1);
             if (!settable && (NEVER_SET.contains(name) || !current.apply(c.server()).equalsIgnoreCase(value))) {
                 // a value Redis itself would refuse gets Redis's reason; a valid change, Cajon's refusal
-                String invalid = invalidFixedValue(name, value);
-                throw new CommandError(invalid != null ? RedisErrors.configSetFailed(c.arg(i), invalid)
-                        : RedisErrors.immutableConfig(c.arg(i)));
+                checkFixedValue(c.arg(i), name, value);
+                throw new CommandError(RedisErrors.immutableConfig(c.arg(i)));
             }
             if (!named.add(name)) {
                 throw new CommandError(RedisErrors.configSetFailed(c.arg(i), "duplicate parameter"));
@@ -181,19 +180,15 @@ public final class ConfigFamily {
             "volatile-ttl", "allkeys-lru", "allkeys-lfu", "allkeys-random", "noeviction");
 
     /**
-     * Why Redis would refuse {@code value} for {@code name}, a parameter that Redis can change and
-     * Cajon cannot (maxmemory: Cajon has app quotas instead; maxmemory-policy: it never evicts);
-     * null when Redis would take it.
+     * Throws Redis's error when Redis would refuse {@code value} for {@code name}, a parameter
+     * that Redis can change and Cajon cannot (maxmemory: Cajon has app quotas instead;
+     * maxmemory-policy: it never evicts); returns when Redis would take it.
      */
-    private static String invalidFixedValue(String name, String value) {
-        switch (name) {
-            case "maxmemory-policy":
-                return POLICIES.contains(value.toLowerCase(Locale.ROOT)) ? null
-                        : "argument(s) must be one of the following: " + String.join(", ", POLICIES);
-            case "maxmemory":
-                return dev.cajon.server.limits.MemorySize.parse(value) < 0 ? "argument must be a memory value" : null;
-            default:
-                return null;
+    private static void checkFixedValue(byte[] given, String name, String value) {
+        if (name.equals("maxmemory-policy")) {
+            LimitParameters.enumValue(given, value, POLICIES);
+        } else if (name.equals("maxmemory")) {
+            LimitParameters.memory(given, value, 0);
         }
     }
 

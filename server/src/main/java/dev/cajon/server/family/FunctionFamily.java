@@ -3,6 +3,7 @@ package dev.cajon.server.family;
 import static dev.cajon.server.command.Specs.container;
 import static dev.cajon.server.command.Specs.sub;
 
+import dev.cajon.protocol.RedisErrors;
 import dev.cajon.server.command.CommandError;
 import dev.cajon.server.command.CommandTable;
 import dev.cajon.server.command.Ctx;
@@ -24,12 +25,12 @@ public final class FunctionFamily {
 
     static void flush(Ctx c) {
         if (c.argc() > 3) {
-            throw new CommandError(dev.cajon.protocol.RedisErrors.subcommandSyntax(c.arg(1), "function"));
+            throw new CommandError(RedisErrors.subcommandSyntax(c.arg(1), "function"));
         }
         if (c.argc() == 3) {
             String mode = new String(c.arg(2), StandardCharsets.ISO_8859_1);
             if (!mode.equalsIgnoreCase("sync") && !mode.equalsIgnoreCase("async")) {
-                throw new CommandError("ERR FUNCTION FLUSH only supports SYNC|ASYNC option");
+                throw new CommandError(RedisErrors.FUNCTION_FLUSH_MODE);
             }
         }
         c.ok();
@@ -44,11 +45,11 @@ public final class FunctionFamily {
             }
             if (a.equalsIgnoreCase("libraryname")) {
                 if (++i >= c.argc()) {
-                    throw new CommandError("ERR library name argument was not given");
+                    throw new CommandError(RedisErrors.FUNCTION_LIBRARY_NAME_MISSING);
                 }
                 continue;
             }
-            throw new CommandError("ERR Unknown argument " + a);
+            throw new CommandError(RedisErrors.functionUnknownArgument(a));
         }
         c.arrayHeader(0);
     }

@@ -23,7 +23,7 @@ public final class SaveFamily {
     static void save(Ctx c) {
         try {
             if (!c.server().saves().saveNow()) {
-                throw new CommandError("ERR Background save already in progress");
+                throw new CommandError(RedisErrors.BGSAVE_IN_PROGRESS);
             }
         } catch (IOException e) {
             throw new CommandError("ERR " + e.getMessage());
@@ -44,7 +44,7 @@ public final class SaveFamily {
         } else if (schedule) {
             c.simple("Background saving scheduled");
         } else {
-            throw new CommandError("ERR Background save already in progress");
+            throw new CommandError(RedisErrors.BGSAVE_IN_PROGRESS);
         }
     }
 

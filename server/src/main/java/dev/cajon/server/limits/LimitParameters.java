@@ -4,6 +4,7 @@ import dev.cajon.protocol.RedisErrors;
 import dev.cajon.server.ServerContext;
 import dev.cajon.server.command.CommandError;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -114,11 +115,8 @@ public final class LimitParameters {
                 return () -> l.clientQueryBufferLimit(b);
             }
             case "protected-mode": {
-                String y = v.toLowerCase(Locale.ROOT);
-                if (!y.equals("yes") && !y.equals("no")) {
-                    throw invalid(name, "argument must be 'yes' or 'no'");
-                }
-                return () -> l.protectedMode(y.equals("yes"));
+                boolean yes = yesNo(name, v);
+                return () -> l.protectedMode(yes);
             }
             case "client-output-buffer-limit":
                 return outputLimit(l, name, v, live);
@@ -192,6 +190,32 @@ public final class LimitParameters {
                     "argument must be between " + min + " and " + max + " inclusive");
         }
         return n;
+    }
+
+    /** A boolean parameter's yes or no (any case), else Redis's error for it. */
+    public static boolean yesNo(byte[] name, String v) {
+        String y = v.toLowerCase(Locale.ROOT);
+        if (!y.equals("yes") && !y.equals("no")) {
+            throw invalid(name, "argument must be 'yes' or 'no'");
+        }
+        return y.equals("yes");
+    }
+
+    /** Redis's reason for an enum parameter's value that is none of {@code values} (in Redis's order). */
+    public static String oneOf(List<String> values) {
+        return "argument(s) must be one of the following: " + String.join(", ", values);
+    }
+
+    /**
+     * The index of an enum parameter's value in {@code values} (any case), else Redis's error for
+     * it.
+     */
+    public static int enumValue(byte[] name, String v, List<String> values) {
+        int i = values.indexOf(v.toLowerCase(Locale.ROOT));
+        if (i < 0) {
+            throw invalid(name, oneOf(values));
+        }
+        return i;
     }
 
     /** A memory value (1mb, 1gb, bytes) of at least min, else Redis's error for it. */
