@@ -1,5 +1,6 @@
 package dev.cajon.server;
 
+import dev.cajon.storage.Clock;
 import dev.cajon.storage.Store;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -16,6 +17,7 @@ public final class Saves {
     private static final Logger log = LoggerFactory.getLogger(Saves.class);
 
     private final Store store;
+    private final Clock clock;
     private final AtomicBoolean running = new AtomicBoolean();
     private volatile boolean scheduled;
     private volatile long lastSaveEpochSeconds;
@@ -24,10 +26,11 @@ public final class Saves {
     private volatile long startedMillis;
     private final java.util.concurrent.atomic.AtomicLong saves = new java.util.concurrent.atomic.AtomicLong();
 
-    public Saves(Store store) {
+    public Saves(Store store, Clock clock) {
         this.store = store;
+        this.clock = clock;
         // Redis's lastsave starts at the server's start
-        this.lastSaveEpochSeconds = System.currentTimeMillis() / 1000;
+        this.lastSaveEpochSeconds = clock.nowMillis() / 1000;
     }
 
     /** SAVE: syncs now, on the caller's thread. False when a background save runs (Redis refuses then). */
@@ -74,19 +77,19 @@ public final class Saves {
     }
 
     private void run() throws IOException {
-        long t0 = System.currentTimeMillis();
+        long t0 = clock.nowMillis();
         startedMillis = t0;
         try {
             int files = store.save();
             lastOk = true;
-            lastSaveEpochSeconds = System.currentTimeMillis() / 1000;
+            lastSaveEpochSeconds = clock.nowMillis() / 1000;
             saves.incrementAndGet();
-            log.info("saved: {} files synced in {} ms", files, System.currentTimeMillis() - t0);
+            log.info("saved: {} files synced in {} ms", files, clock.nowMillis() - t0);
         } catch (IOException | RuntimeException e) {
             lastOk = false;
             throw e;
         } finally {
-            lastSeconds = (System.currentTimeMillis() - t0) / 1000;
+            lastSeconds = (clock.nowMillis() - t0) / 1000;
         }
     }
 
@@ -109,7 +112,7 @@ public final class Saves {
 
     /** Seconds the save now running has taken, -1 when none runs. */
     public long currentSeconds() {
-        return running.get() ? (System.currentTimeMillis() - startedMillis) / 1000 : -1;
+        return running.get() ? (clock.nowMillis() - startedMillis) / 1000 : -1;
     }
 
     public long count() {

@@ -72,7 +72,7 @@ public final class ServerContext {
         this.assisted = config.activeExpiry() ? wheel : null;
         this.config = config;
         this.store = store;
-        this.saves = new Saves(store);
+        this.saves = new Saves(store, config.clock());
         this.netLimits = new dev.cajon.server.limits.NetLimits(config.net());
         // process-wide, as in Redis: a new server starts from Redis's defaults
         dev.cajon.server.config.TypeParameters.reset();

@@ -359,7 +359,7 @@ final class KeyCollections implements CollectionAccess {
         int single = -1;
         boolean lonePage = n == 1 && !puts.isEmpty() && puts.get(0).page;
         // a lone page overwrite uses the write journal's slot, unless the page is too big for
-        // one (pages reach 64 KiB, a slot 32 KiB): then the collections journal, like a batch
+        // one (pages reach 128 KiB, a slot 32 KiB): then the collections journal, like a batch
         if (n > 1 || lonePage && !WriteJournal.fits(puts.get(0).key.length, puts.get(0).value.length)) {
             List<BatchJournal.Entry> writes = new ArrayList<>(n);
             int lowest = Integer.MAX_VALUE;

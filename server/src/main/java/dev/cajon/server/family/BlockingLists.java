@@ -34,9 +34,9 @@ final class BlockingLists {
 
     /**
      * A blocking timeout in milliseconds from now (0: for ever), rounded up to the millisecond.
-     * Non-numbers and NaN: "timeout is
-     * not a float or out of range"; a negative value, an infinity, and a value whose milliseconds
-     * do not fit in a long (which Redis's cast turns into LLONG_MIN): "timeout is negative".
+     * Non-numbers and NaN: "timeout is not a float or out of range"; a negative value, an
+     * infinity, and a value whose milliseconds do not fit in a long (which Redis's cast turns into
+     * LLONG_MIN): "timeout is negative".
      */
     static long timeoutMillis(byte[] arg) {
         BigDecimal v = Numbers.parseLongDouble(arg, 0, arg.length);

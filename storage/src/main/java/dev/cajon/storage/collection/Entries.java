@@ -60,9 +60,10 @@ public interface Entries {
 
     /**
      * As {@link #iterator}, but each entry shares the collection's own arrays instead of being a
-     * copy: for a read that hands the values straight on (LRANGE), where the copy was a second
-     * one (a page's entries are already copied out of the map when it is decoded). The caller
-     * must never change an entry's arrays. By default the copies of {@link #iterator}.
+     * copy: for a read that hands the values on or copies what it keeps (LRANGE, HGETALL, ZRANGE,
+     * the set algebra ...), where the copy was a second one (a page's entries are already copied
+     * out of the map when it is decoded). The caller must never change an entry's arrays. By
+     * default the copies of {@link #iterator}.
      */
     default Iterator<Entry> view(long from, boolean descending) {
         return iterator(from, descending);

@@ -289,13 +289,27 @@ public final class Durability implements AutoCloseable {
     public int syncTree(Path root) throws IOException {
         List<Path> files = new ArrayList<>();
         List<Path> dirs = new ArrayList<>();
-        try (java.util.stream.Stream<Path> walk = java.nio.file.Files.walk(root)) {
-            walk.forEach(p -> (java.nio.file.Files.isDirectory(p) ? dirs : files).add(p));
-        } catch (java.io.UncheckedIOException e) {
-            if (!(e.getCause() instanceof NoSuchFileException)) {
-                throw e.getCause();
+        java.nio.file.Files.walkFileTree(root, new java.nio.file.SimpleFileVisitor<>() {
+            @Override
+            public java.nio.file.FileVisitResult preVisitDirectory(Path d, java.nio.file.attribute.BasicFileAttributes a) {
+                dirs.add(d);
+                return java.nio.file.FileVisitResult.CONTINUE;
             }
-        }
+
+            @Override
+            public java.nio.file.FileVisitResult visitFile(Path f, java.nio.file.attribute.BasicFileAttributes a) {
+                files.add(f);
+                return java.nio.file.FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public java.nio.file.FileVisitResult visitFileFailed(Path f, IOException e) throws IOException {
+                if (e instanceof NoSuchFileException) {
+                    return java.nio.file.FileVisitResult.CONTINUE; // deleted during the walk: the rest is still synced
+                }
+                throw e;
+            }
+        });
         int n = 0;
         for (Path f : files) {
             try {
