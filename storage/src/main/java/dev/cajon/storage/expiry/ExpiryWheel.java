@@ -3,8 +3,8 @@ package dev.cajon.storage.expiry;
 import dev.cajon.storage.Clock;
 import dev.cajon.storage.ExpiryListener;
 import dev.cajon.storage.Keyspace;
+import dev.cajon.storage.expiry.WheelSlots.Chunk;
 import java.util.ArrayDeque;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -19,7 +19,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code (d / width) mod slots}. When time crosses a slot boundary of level {@code i >= 1}, that
  * slot is emptied into the levels below ("cascade"); a level-0 slot fires when its millisecond
  * has passed (a key lives through its deadline millisecond). Cascading is what keeps every
- * operation O(1): each record moves down at most five times.
+ * operation O(1): each record moves down at most five times. The slots, their cascades and the
+ * wheel's time live in {@link WheelSlots}, under this class's lock.
  *
  * <h2>No heap object per key</h2>
  * A slot is a growable {@code byte[]} of packed records {@code [keyspace id: 4][deadline: 8]
@@ -42,24 +43,16 @@ import java.util.concurrent.locks.ReentrantLock;
  * advance the wheel; in a backlog the event loops also take chunks ({@link #assist}).
  */
 public final class ExpiryWheel implements ExpiryListener {
-    static final int L0_BITS = 8;
-    static final int LN_BITS = 6;
-    static final int LEVELS = 6;
-    private static final int RECORD_HEADER = 16;
+    static final int L0_BITS = WheelSlots.L0_BITS;
 
     private final Clock clock;
     private final ReentrantLock lock = new ReentrantLock();
-    private final byte[][][] slots = new byte[LEVELS][][];
-    private final int[][] fill = new int[LEVELS][];
-    private final long[] width = new long[LEVELS];
-    private final long[] span = new long[LEVELS];
-    private final int[] records = new int[LEVELS];
+    /** The slots, their records and the wheel's time (under the lock). */
+    private final WheelSlots slots;
     /** Keyspaces by id, copy-on-write so the reclaiming loop reads it without the lock. */
     private volatile Keyspace[] keyspaces = new Keyspace[0];
-    /** Every deadline up to and including this millisecond has been processed. */
-    private long current;
     /**
-     * Every deadline up to this millisecond has been taken for reclaiming: {@link #current}, or
+     * Every deadline up to this millisecond has been taken for reclaiming: the slots' time ({@code WheelSlots.current}), or
      * just before the oldest chunk still in {@link #pending}. Readable without the lock
      * ({@link #behindMillis}).
      */
@@ -79,8 +72,6 @@ public final class ExpiryWheel implements ExpiryListener {
     public static final long RUSH_STEP_MILLIS = 2;
     /** Most chunks per {@link #assist} call (reached 100 ms behind). */
     public static final int MAX_ASSIST_CHUNKS = 32;
-    private long scheduled;
-    private long bytes;
     private final ReclaimStats stats = new ReclaimStats();
     /** Chunks taken from {@link #pending} whose reclaiming has not finished (see {@link #records}). */
     private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
@@ -99,17 +90,8 @@ public final class ExpiryWheel implements ExpiryListener {
     public ExpiryWheel(Clock clock) {
         this.clock = clock;
         // deadlines at now are not due yet (a key lives through its deadline millisecond)
-        this.current = clock.nowMillis() - 1;
-        this.takenThrough = current;
-        long w = 1;
-        for (int i = 0; i < LEVELS; i++) {
-            int n = i == 0 ? 1 << L0_BITS : 1 << LN_BITS;
-            slots[i] = new byte[n][];
-            fill[i] = new int[n];
-            width[i] = w;
-            span[i] = w * n;
-            w = span[i];
-        }
+        this.slots = new WheelSlots(clock.nowMillis() - 1);
+        this.takenThrough = slots.current;
     }
 
     // ------------------------------------------------------------------ filing
@@ -137,8 +119,7 @@ public final class ExpiryWheel implements ExpiryListener {
 
     /** Files one record; the caller holds the lock. A deadline already due goes to the next tick. */
     private void file(int ks, byte[] key, int off, int len, long at) {
-        int where = slotOf(at);
-        append(where >>> 16, where & 0xFFFF, ks, key, off, len, at);
+        slots.file(ks, key, off, len, at);
         if (at <= quietThrough) {
             quietThrough = at - 1; // the record is due once the clock passes at
         }
@@ -147,45 +128,6 @@ public final class ExpiryWheel implements ExpiryListener {
             sleeperWakesAt = Long.MIN_VALUE;
             java.util.concurrent.locks.LockSupport.unpark(sleeper);
         }
-    }
-
-    /** Where a record for {@code at} is filed now: level in the high 16 bits, slot in the low. */
-    private int slotOf(long at) {
-        long delta = at - current;
-        if (delta < span[0]) {
-            long t = delta <= 0 ? current + 1 : at;
-            return (int) (t & (span[0] - 1));
-        }
-        int level = 1;
-        while (level < LEVELS - 1 && delta >= span[level]) {
-            level++;
-        }
-        long t = delta >= span[level] ? current + span[level] - 1 : at;
-        return level << 16 | (int) ((t / width[level]) & ((1 << LN_BITS) - 1));
-    }
-
-    private void append(int level, int slot, int ks, byte[] key, int off, int len, long at) {
-        byte[] b = slots[level][slot];
-        int f = fill[level][slot];
-        int need = f + RECORD_HEADER + len;
-        if (b == null || need > b.length) {
-            int cap = Math.max(need, b == null ? 64 : b.length + (b.length >> 1));
-            byte[] nb = new byte[cap];
-            if (b != null) {
-                System.arraycopy(b, 0, nb, 0, f);
-                bytes -= b.length;
-            }
-            bytes += cap;
-            slots[level][slot] = nb;
-            b = nb;
-        }
-        putInt(b, f, ks);
-        putLong(b, f + 4, at);
-        putInt(b, f + 12, len);
-        System.arraycopy(key, off, b, f + RECORD_HEADER, len);
-        fill[level][slot] = need;
-        records[level]++;
-        scheduled++;
     }
 
     // ------------------------------------------------------------------ advancing
@@ -292,7 +234,7 @@ public final class ExpiryWheel implements ExpiryListener {
     /** Takes the oldest pending chunk; first collects about {@code budget} due records if none is left. */
     private Chunk takeChunkLocked(long target, int budget) {
         if (pending.isEmpty()) {
-            collectDue(target, budget);
+            slots.collectDue(target, budget, pending);
         }
         Chunk c = pending.poll();
         if (c != null) {
@@ -305,185 +247,28 @@ public final class ExpiryWheel implements ExpiryListener {
     /** What {@link #behindMillis} reads: every deadline up to this has been taken for reclaiming. */
     private void publishProgress() {
         Chunk head = pending.peek();
-        takenThrough = head == null ? current : Math.min(current, head.at - 1);
-    }
-
-    /**
-     * Moves time forward toward {@code target}, detaching fired level-0 slots into
-     * {@link #pending} until about {@code budget} records are collected (so the lock is never held
-     * for long).
-     */
-    private void collectDue(long target, int budget) {
-        int collected = 0;
-        while (current < target && collected < budget) {
-            if (scheduled == 0) {
-                current = target;
-                return;
-            }
-            int lowest = 0;
-            while (lowest < LEVELS && records[lowest] == 0) {
-                lowest++;
-            }
-            long next;
-            if (lowest == 0) {
-                next = current + 1;
-            } else {
-                // nothing below `lowest`: jump to the next boundary where it cascades
-                next = Math.min(target, (current / width[lowest] + 1) * width[lowest]);
-                if (next < current + 1) {
-                    next = current + 1;
-                }
-            }
-            current = next;
-            cascadeAt(current);
-            int s = (int) (current & (span[0] - 1));
-            byte[] b = slots[0][s];
-            if (b != null && fill[0][s] > 0) {
-                int f = fill[0][s];
-                int count = 0;
-                // split into chunks of at most CHUNK_RECORDS records, without copying
-                int from = 0;
-                int inChunk = 0;
-                for (int p = 0; p < f; p += RECORD_HEADER + getInt(b, p + 12)) {
-                    if (inChunk == CHUNK_RECORDS) {
-                        pending.add(new Chunk(b, from, p, current));
-                        from = p;
-                        inChunk = 0;
-                    }
-                    inChunk++;
-                    count++;
-                }
-                pending.add(new Chunk(b, from, f, current));
-                collected += count;
-                records[0] -= count;
-                scheduled -= count;
-                bytes -= b.length;
-                slots[0][s] = null;
-                fill[0][s] = 0;
-            }
-        }
-    }
-
-    /** At a level boundary, empties the slots of every level whose boundary this is, top down. */
-    private void cascadeAt(long t) {
-        int top = 0;
-        for (int i = 1; i < LEVELS; i++) {
-            if (t % width[i] == 0) {
-                top = i;
-            } else {
-                break;
-            }
-        }
-        for (int i = top; i >= 1; i--) {
-            int s = (int) ((t / width[i]) & ((1 << LN_BITS) - 1));
-            byte[] b = slots[i][s];
-            int f = fill[i][s];
-            if (b == null || f == 0) {
-                continue;
-            }
-            // sized while the slot is still attached: if an allocation fails, its records stay
-            // filed (every destination is on another slot: a lower level, or for the top level's
-            // far-future records the slot before this one)
-            int count = reserve(b, f, t);
-            slots[i][s] = null;
-            fill[i][s] = 0;
-            bytes -= b.length;
-            records[i] -= count;
-            scheduled -= count;
-            for (int p = 0; p < f; ) {
-                int ks = getInt(b, p);
-                long at = getLong(b, p + 4);
-                int len = getInt(b, p + 12);
-                int where = cascadeSlotOf(at, t);
-                append(where >>> 16, where & 0xFFFF, ks, b, p + RECORD_HEADER, len, at);
-                p += RECORD_HEADER + len;
-            }
-        }
-    }
-
-    /** Per level and slot: bytes that a cascade is about to append there ({@link #reserve}). */
-    private final int[][] reserving = new int[LEVELS][];
-    /** The (level, slot) pairs with bytes in {@link #reserving}, as {@link #slotOf} packs them. */
-    private int[] reserved = new int[64];
-
-    /**
-     * Where a cascade at {@code t} re-files a record for {@code at}: as {@link #file} would, except
-     * that a record due this very millisecond goes to {@code t}'s own level-0 slot, which is
-     * collected right after the cascade ({@link #slotOf} would put it in the next one).
-     */
-    private int cascadeSlotOf(long at, long t) {
-        return at <= t ? (int) (t & (span[0] - 1)) : slotOf(at);
-    }
-
-    /**
-     * Before a cascade re-files the records of {@code b}: grows every slot they will land in to
-     * its final size at once, and returns how many records there are. A storm's level-0 slots hold
-     * hundreds of records each; grown by half again per append they allocated about three times
-     * their size (100 bytes per reclaimed key in ReclaimFloorBenchmark's storm), copied twice over.
-     */
-    private int reserve(byte[] b, int f, long t) {
-        int n = 0;
-        int k = 0;
-        int count = 0;
-        try {
-            for (int p = 0; p < f; ) {
-                long at = getLong(b, p + 4);
-                int size = RECORD_HEADER + getInt(b, p + 12);
-                count++;
-                int where = cascadeSlotOf(at, t);
-                int level = where >>> 16;
-                int slot = where & 0xFFFF;
-                if (reserving[level] == null) {
-                    reserving[level] = new int[slots[level].length];
-                }
-                if (reserving[level][slot] == 0) {
-                    if (n == reserved.length) {
-                        reserved = java.util.Arrays.copyOf(reserved, 2 * n);
-                    }
-                    reserved[n++] = where;
-                }
-                reserving[level][slot] += size;
-                p += size;
-            }
-            for (; k < n; k++) {
-                int level = reserved[k] >>> 16;
-                int slot = reserved[k] & 0xFFFF;
-                int need = fill[level][slot] + reserving[level][slot];
-                byte[] old = slots[level][slot];
-                if (old == null || old.length < need) {
-                    slots[level][slot] = old == null ? new byte[need] : java.util.Arrays.copyOf(old, need);
-                    bytes += need - (old == null ? 0 : old.length);
-                }
-                reserving[level][slot] = 0;
-            }
-            return count;
-        } finally {
-            // only after an allocation failed: the counts left must not size a later cascade
-            for (; k < n; k++) {
-                reserving[reserved[k] >>> 16][reserved[k] & 0xFFFF] = 0;
-            }
-        }
+        takenThrough = head == null ? slots.current : Math.min(slots.current, head.at() - 1);
     }
 
     /** Reclaims the keys of one chunk of a fired slot; re-files those that were renewed. */
     private int reclaim(Chunk c, long now) {
-        byte[] b = c.records;
+        byte[] b = c.records();
         int n = 0;
         long worstLag = 0;
         int[] lags = ReclaimStats.chunkLags();
         byte[][] scratch = SCRATCH_KEYS.get();
         try {
-            for (int p = c.from; p < c.to; ) {
-                int ksId = getInt(b, p);
-                long at = getLong(b, p + 4);
-                int len = getInt(b, p + 12);
+            for (int p = c.from(); p < c.to(); ) {
+                int ksId = WheelSlots.getInt(b, p);
+                long at = WheelSlots.getLong(b, p + 4);
+                int len = WheelSlots.getInt(b, p + 12);
                 byte[] key = len <= SCRATCH_KEY_MAX ? scratch[len] : new byte[len];
                 if (key == null) {
                     key = new byte[len];
                     scratch[len] = key;
                 }
-                System.arraycopy(b, p + RECORD_HEADER, key, 0, len);
-                p += RECORD_HEADER + len;
+                System.arraycopy(b, p + WheelSlots.RECORD_HEADER, key, 0, len);
+                p += WheelSlots.RECORD_HEADER + len;
                 Keyspace[] all = keyspaces;
                 Keyspace ks = ksId < all.length ? all[ksId] : null;
                 if (ks == null || ks.isClosed()) {
@@ -510,8 +295,6 @@ public final class ExpiryWheel implements ExpiryListener {
         return n;
     }
 
-    /** Records {@code [from, to)} of a fired level-0 slot's array, due at millisecond {@code at}. */
-    private record Chunk(byte[] records, int from, int to, long at) {}
 
     /**
      * Every record filed for {@code ks}, stale ones included (they are dropped when they fire, as
@@ -526,29 +309,13 @@ public final class ExpiryWheel implements ExpiryListener {
                 return false;
             }
             int id = ks.id();
-            for (int level = 0; level < LEVELS; level++) {
-                for (int s = 0; s < slots[level].length; s++) {
-                    if (slots[level][s] != null) {
-                        list(slots[level][s], 0, fill[level][s], id, sink);
-                    }
-                }
-            }
+            slots.list(id, sink);
             for (Chunk c : pending) {
-                list(c.records, c.from, c.to, id, sink);
+                WheelSlots.list(c.records(), c.from(), c.to(), id, sink);
             }
             return true;
         } finally {
             lock.unlock();
-        }
-    }
-
-    private static void list(byte[] b, int from, int to, int ksId, RecordSink sink) {
-        for (int p = from; p < to; ) {
-            int len = getInt(b, p + 12);
-            if (getInt(b, p) == ksId) {
-                sink.record(java.util.Arrays.copyOfRange(b, p + RECORD_HEADER, p + RECORD_HEADER + len), getLong(b, p + 4));
-            }
-            p += RECORD_HEADER + len;
         }
     }
 
@@ -585,7 +352,8 @@ public final class ExpiryWheel implements ExpiryListener {
         lock.lock();
         try {
             long now = clock.nowMillis();
-            long quiet = quietThroughLocked();
+            // chunks waiting to be reclaimed: work now
+            long quiet = !pending.isEmpty() || inFlight.get() != 0 ? Long.MIN_VALUE : slots.quietThrough();
             quietThrough = quiet;
             long sleep;
             if (quiet == Long.MIN_VALUE) {
@@ -606,47 +374,6 @@ public final class ExpiryWheel implements ExpiryListener {
         }
     }
 
-    /**
-     * The last millisecond through which {@link #advance} has nothing to do: MIN_VALUE when
-     * chunks are waiting to be reclaimed, MAX_VALUE when nothing is filed. Under the lock; at most
-     * 256 + 5 x 64 slots looked at.
-     */
-    private long quietThroughLocked() {
-        if (!pending.isEmpty() || inFlight.get() != 0) {
-            return Long.MIN_VALUE;
-        }
-        if (scheduled == 0) {
-            return Long.MAX_VALUE;
-        }
-        long best = Long.MAX_VALUE;
-        if (records[0] > 0) {
-            for (long t = current + 1; t <= current + span[0]; t++) {
-                if (fill[0][(int) (t & (span[0] - 1))] > 0) {
-                    best = t - 1; // fires once the clock passes t
-                    break;
-                }
-            }
-        }
-        int slotsN = 1 << LN_BITS;
-        for (int i = 1; i < LEVELS; i++) {
-            if (records[i] == 0) {
-                continue;
-            }
-            long base = current / width[i];
-            for (int k = 1; k <= slotsN; k++) {
-                long start = (base + k) * width[i];
-                if (start - 1 >= best) {
-                    break;
-                }
-                if (fill[i][(int) ((base + k) & (slotsN - 1))] > 0) {
-                    best = start - 1; // cascades when time reaches the slot's start
-                    break;
-                }
-            }
-        }
-        return best;
-    }
-
     // ------------------------------------------------------------------ introspection
 
     /**
@@ -662,7 +389,7 @@ public final class ExpiryWheel implements ExpiryListener {
     public long scheduled() {
         lock.lock();
         try {
-            return scheduled;
+            return slots.scheduled;
         } finally {
             lock.unlock();
         }
@@ -672,7 +399,7 @@ public final class ExpiryWheel implements ExpiryListener {
     public long bytes() {
         lock.lock();
         try {
-            return bytes;
+            return slots.bytes;
         } finally {
             lock.unlock();
         }
@@ -710,23 +437,5 @@ public final class ExpiryWheel implements ExpiryListener {
         return stats.maxLag();
     }
 
-    private static void putInt(byte[] b, int off, int v) {
-        b[off] = (byte) (v >>> 24);
-        b[off + 1] = (byte) (v >>> 16);
-        b[off + 2] = (byte) (v >>> 8);
-        b[off + 3] = (byte) v;
-    }
 
-    private static int getInt(byte[] b, int off) {
-        return (b[off] & 0xFF) << 24 | (b[off + 1] & 0xFF) << 16 | (b[off + 2] & 0xFF) << 8 | (b[off + 3] & 0xFF);
-    }
-
-    private static void putLong(byte[] b, int off, long v) {
-        putInt(b, off, (int) (v >>> 32));
-        putInt(b, off + 4, (int) v);
-    }
-
-    private static long getLong(byte[] b, int off) {
-        return ((long) getInt(b, off) << 32) | (getInt(b, off + 4) & 0xFFFFFFFFL);
-    }
 }
