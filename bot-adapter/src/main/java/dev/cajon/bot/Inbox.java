@@ -79,11 +79,17 @@ final class Inbox {
                 if (locked) {
                     // the wheel entry is applied before the record (a journaled record is never
                     // unindexed), and so is the claims log entry (a claim of this life is always
-                    // in its log): INCR and the log entry in one round trip, the entry's SET NX
-                    // ahead of the claim's WATCH in the next, EXEC in the third
+                    // in its log): both ahead of the claim's WATCH, EXEC in the next round trip.
+                    // When the wheel's block of the bucket is used up, its INCRBY goes first, with
+                    // the log entry, in a round trip of its own
                     Wheel.Slot slot = e.wheel.slot(e.now() + e.leaseMillis, ref);
-                    List<Object> r = e.kv.pipeline(List.of(e.wheel.incr(slot), e.claims.appendOp(ref)));
-                    got = claim(id, rec, e.wheel.entry(slot, (Long) r.get(0)));
+                    Op log = e.claims.appendOp(ref);
+                    if (slot.needsIncr()) {
+                        List<Object> r = e.kv.pipeline(List.of(e.wheel.incr(slot), log));
+                        got = claim(id, rec, e.wheel.entry(slot, (Long) r.get(0)));
+                    } else {
+                        got = claim(id, rec, e.wheel.entry(slot, null).after(List.of(log)));
+                    }
                 } else { // this JVM's other worker holds the chat: journal only
                     e.wheel.schedule(e.now() + e.leaseMillis, ref); // first: a journaled record is never unindexed
                     SetReply r = e.kv.set(e.keys.inbound(id.chat(), id.messageId()), rec.encode(),

@@ -71,8 +71,9 @@ final class Outbox {
      * record is never unindexed; its look comes at the lease's end) and the claims log entry (a
      * claim of this life is always in its log). Right after it, in its round trip, WATCH and GET
      * of the record: when the GET shows the record as written, the claim holds, and the WATCH
-     * (kept through the provider call) lets markSent commit with EXEC alone, fenced. Three round
-     * trips. When the key was known, the record found instead (tx null).
+     * (kept through the provider call) lets markSent commit with EXEC alone, fenced. Two round
+     * trips to here with an index from the wheel's block (the log entry rides with the wheel
+     * entry), three when a block is taken first. When the key was known, the record found instead (tx null).
      */
     private Calling journalCalling(String chat, String content, String key) {
         String ref = Refs.outbound(key);
@@ -80,8 +81,13 @@ final class Outbox {
         e.before("outbox.journal");
         long now = e.now();
         Wheel.Slot slot = e.wheel.slot(now + e.leaseMillis, ref);
-        List<Object> r = e.kv.pipeline(List.of(e.wheel.incr(slot), e.claims.appendOp(ref)));
-        e.wheel.finish(slot, (Long) r.get(0));
+        Op log = e.claims.appendOp(ref);
+        if (slot.needsIncr()) {
+            List<Object> r = e.kv.pipeline(List.of(e.wheel.incr(slot), log));
+            e.wheel.finish(slot, (Long) r.get(0));
+        } else {
+            e.wheel.finish(slot, null, List.of(log)); // the log entry with the wheel entry: one round trip
+        }
         Fields rec = Fields.of().put("state", "CALLING").put("chat", chat).put("content", content)
                 .put("attempts", 0).put("due", now).put("fence", 1).put("created", now)
                 .put("owner", e.owner).put("until", now + e.leaseMillis);

@@ -34,21 +34,43 @@ import java.util.function.LongSupplier;
  * again ({@code "S<n>"} keeps the count): entries may be seen twice, never lost, so whoever
  * consumes them must be idempotent (every record's state says whether there is work).
  *
- * <p>Costs: scheduling is 2 round trips (the INCR can ride in a pipeline with other commands, and
- * the SET NX ahead of a WATCH: see {@link Slot}); sweeping is 3 per bucket (WATCH, GET, EXEC) plus 1
- * per entry plus 2 (the cursor), and so proportional to the time elapsed and to what is due, never to what is kept.
+ * <p>Blocks of indexes: a producer that fills a bucket quickly takes its indexes several at a time,
+ * INCRBY k instead of INCR, and hands them out itself, so most schedules skip the INCR's round
+ * trip. The first block of a bucket is sized from how many slots this process took in the bucket
+ * before (1 for a quiet bot, which thus never wastes an index), and each further block of the
+ * same bucket doubles, up to {@link #MAX_BLOCK}. An index taken and never written is a hole: the
+ * sweeper tombstones it like any slot it finds empty (one SET NX GET), and a producer that writes
+ * it after the seal is refused and moves on as above. So the hand-over is unchanged, and the holes
+ * cost the sweeper at most one block's leftovers per bucket and process (fewer than the slots the
+ * process used there).
+ *
+ * <p>Costs: scheduling is 1 round trip with an index of a block (the SET NX, which can ride ahead
+ * of a WATCH), 2 when a block must be taken first (the INCRBY can ride in a pipeline with other
+ * commands: see {@link Slot}); sweeping is 3 per bucket (WATCH, GET, EXEC) plus 1 per index handed
+ * out plus 2 (the cursor), and so proportional to the time elapsed and to what is due, never to what is kept.
  * Keys: a bucket's counter lives {@code sealTtl} after its seal; entries live until their due
  * time plus {@code entryGrace}.
  */
 public final class Wheel {
     private static final String TOMBSTONE = "-";
     private static final int MAX_BUCKET_TRIES = 32;
+    /** The most indexes one INCRBY takes (see the class comment). */
+    static final int MAX_BLOCK = 64;
     private final Kv kv;
     private final Keys keys;
     private final long width;
     private final LongSupplier clock;
     private final long sealTtl;
     private final long entryGrace;
+    /**
+     * This process's blocks, by bucket, until the bucket's time: the next unused index, the
+     * block's last, the size of the last block taken, and how many slots were asked for.
+     */
+    private final java.util.Map<Long, long[]> blocks = new java.util.HashMap<>();
+    private static final int NEXT = 0;
+    private static final int LAST = 1;
+    private static final int SIZE = 2;
+    private static final int USED = 3;
 
     public Wheel(Kv kv, Keys keys, long widthMillis, LongSupplier clock, long sealTtlMillis, long entryGraceMillis) {
         this.kv = kv;
@@ -66,36 +88,67 @@ public final class Wheel {
     /** Asks for {@code ref} to be handed to the sweeper at {@code dueMillis} (or a little after). */
     public void schedule(long dueMillis, String ref) {
         Slot s = slot(dueMillis, ref);
-        scheduleFrom(s, s.bucket, MAX_BUCKET_TRIES);
+        Long top = s.needsIncr() ? (Long) kv.pipeline(List.of(incr(s))).get(0) : null;
+        finish(s, top);
     }
 
     /**
-     * A schedule taken apart, so that its two commands can ride with others: {@link #incr} first
-     * (pipelined with anything independent), then {@link #entry} on its answer, whose SET NX
-     * must be applied before the record it indexes is written.
+     * A schedule taken apart, so that its commands can ride with others. With an {@code index}
+     * from this process's block of the bucket, {@link #entry} alone (its SET NX must be applied
+     * before the record it indexes is written); without, {@link #incr} first (pipelined with
+     * anything independent: INCRBY {@code block}), then {@link #entry} on its answer.
      */
-    public record Slot(String ref, long bucket, long now) {
+    public record Slot(String ref, long bucket, long now, Long index, int block) {
+        /** Whether {@link #incr} must be sent (and answered) before {@link #entry}. */
+        public boolean needsIncr() {
+            return index == null;
+        }
     }
 
     public Slot slot(long dueMillis, String ref) {
         long now = clock.getAsLong();
-        return new Slot(ref, Math.max(bucketOf(dueMillis), Math.floorDiv(now, width) + 1), now);
+        long bucket = Math.max(bucketOf(dueMillis), Math.floorDiv(now, width) + 1);
+        synchronized (blocks) {
+            blocks.keySet().removeIf(k -> k * width <= now); // their time has come: the sweeper seals them
+            long[] b = blocks.computeIfAbsent(bucket, k -> new long[] {1, 0, 0, 0});
+            b[USED]++;
+            if (b[NEXT] <= b[LAST]) {
+                return new Slot(ref, bucket, now, b[NEXT]++, 0);
+            }
+            long[] before = blocks.get(bucket - 1);
+            long size = b[SIZE] > 0 ? b[SIZE] * 2 : before != null ? before[USED] / 8 : 1;
+            return new Slot(ref, bucket, now, null, (int) Math.max(1, Math.min(MAX_BLOCK, size)));
+        }
     }
 
-    /** The slot's INCR of its bucket's counter. */
+    /** The slot's INCRBY of its bucket's counter (only when {@link Slot#needsIncr}). */
     public Op incr(Slot s) {
-        return new Op.Incr(keys.bucketCount(s.bucket));
+        return new Op.Incr(keys.bucketCount(s.bucket), s.block);
     }
 
     /**
-     * The entry's SET NX after the INCR answered {@code i}, with the rest of the schedule (the
-     * next buckets) should it be refused; when the INCR found the bucket sealed ({@code i} null)
-     * the rest is done here and nothing is left to send.
+     * The entry's SET NX, with the rest of the schedule (the next buckets) should it be refused.
+     * For a slot that {@link Slot#needsIncr}, {@code top} is the INCRBY's answer: the slot takes
+     * the first index of the block and this process keeps the others; when the INCRBY found the
+     * bucket sealed ({@code top} null) the rest is done here and nothing is left to send.
      */
-    public Optimistic.Before entry(Slot s, Long i) {
-        if (i == null) {
+    public Optimistic.Before entry(Slot s, Long top) {
+        long i;
+        if (s.index != null) {
+            i = s.index;
+        } else if (top == null) {
             scheduleFrom(s, s.bucket + 1, MAX_BUCKET_TRIES - 1);
             return null;
+        } else {
+            i = top - s.block + 1;
+            synchronized (blocks) {
+                long[] b = blocks.get(s.bucket); // gone once the bucket's time has come
+                if (b != null) {
+                    b[NEXT] = i + 1;
+                    b[LAST] = top;
+                    b[SIZE] = s.block;
+                }
+            }
         }
         Op set = new Op.SetNx(keys.bucketEntry(s.bucket, i), s.ref, ttl(s, s.bucket));
         return new Optimistic.Before(List.of(set), r -> (Boolean) r.get(0),
@@ -103,9 +156,21 @@ public final class Wheel {
     }
 
     /** {@link #entry} sent on its own: the schedule is complete when this returns. */
-    public void finish(Slot s, Long i) {
-        Optimistic.Before b = entry(s, i);
-        if (b != null && !(Boolean) kv.pipeline(b.ops()).get(0)) {
+    public void finish(Slot s, Long top) {
+        finish(s, top, List.of());
+    }
+
+    /** {@link #finish}, with {@code ahead} (independent single commands) sent before the entry in its round trip. */
+    public void finish(Slot s, Long top, List<Op> ahead) {
+        Optimistic.Before b = entry(s, top);
+        if (b == null) {
+            if (!ahead.isEmpty()) {
+                kv.pipeline(ahead);
+            }
+            return;
+        }
+        b = b.after(ahead);
+        if (!b.ok().test(kv.pipeline(b.ops()))) {
             b.fix().run();
         }
     }

@@ -78,11 +78,11 @@ public final class EmbeddedKv implements Kv {
 
     @Override
     public Long incr(String key) {
-        return incr(keyspace(), key);
+        return incr(keyspace(), key, 1);
     }
 
-    private static Long incr(Keyspace ks, String key) {
-        CounterResult r = ks.strings().incrBy(bytes(key), 1);
+    private static Long incr(Keyspace ks, String key, long by) {
+        CounterResult r = ks.strings().incrBy(bytes(key), by);
         return switch (r.status()) {
             case OK -> r.value();
             case NOT_INTEGER, OVERFLOW -> null;
@@ -120,7 +120,7 @@ public final class EmbeddedKv implements Kv {
             return ks.strings().set(bytes(s.key()), bytes(s.value()), SetCondition.IF_ABSENT,
                     deadline(ks, s.pxMillis()), false).status() == OpStatus.OK;
         } else if (op instanceof Op.Incr i) {
-            return incr(ks, i.key());
+            return incr(ks, i.key(), i.by());
         } else if (op instanceof Op.PExpire p) {
             return ks.expireAt(bytes(p.key()), ks.clock().nowMillis() + p.millis(), ExpireCondition.NONE);
         } else {

@@ -150,8 +150,12 @@ public final class JedisKv implements Kv {
 
     @Override
     public Long incr(String key) {
+        return incrBy(key, 1);
+    }
+
+    private Long incrBy(String key, long by) {
         try {
-            return client.incr(key);
+            return by == 1 ? client.incr(key) : client.incrBy(key, by);
         } catch (JedisDataException e) {
             if (notInteger(e)) {
                 return null;
@@ -228,7 +232,7 @@ public final class JedisKv implements Kv {
         } else if (op instanceof Op.SetNx s) {
             return set(s.key(), s.value(), SetOptions.nx(s.pxMillis())).applied();
         } else if (op instanceof Op.Incr i) {
-            return incr(i.key());
+            return incrBy(i.key(), i.by());
         } else if (op instanceof Op.PExpire p) {
             return pexpire(p.key(), p.millis());
         }
@@ -249,7 +253,11 @@ public final class JedisKv implements Kv {
                 c.sendCommand(Protocol.Command.SET, s.key(), s.value(), "NX");
             }
         } else if (op instanceof Op.Incr i) {
-            c.sendCommand(Protocol.Command.INCR, i.key());
+            if (i.by() == 1) {
+                c.sendCommand(Protocol.Command.INCR, i.key());
+            } else {
+                c.sendCommand(Protocol.Command.INCRBY, i.key(), Long.toString(i.by()));
+            }
         } else if (op instanceof Op.PExpire p) {
             c.sendCommand(Protocol.Command.PEXPIRE, p.key(), Long.toString(p.millis()));
         } else {

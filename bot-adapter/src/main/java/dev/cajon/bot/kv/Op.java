@@ -26,7 +26,12 @@ public sealed interface Op {
         }
     }
 
-    record Incr(String key) implements Op {
+    /** INCRBY key by (INCR when {@code by} is 1): the new value. */
+    record Incr(String key, long by) implements Op {
+        public Incr(String key) {
+            this(key, 1);
+        }
+
         public Class<?> resultType() {
             return Long.class;
         }

@@ -39,6 +39,17 @@ public final class Optimistic {
         public static Before of(List<Op> ops) {
             return new Before(ops, r -> true, () -> { });
         }
+
+        /** These with {@code first} sent ahead of them, in the same round trip ({@code ok} looks at these only). */
+        public Before after(List<Op> first) {
+            if (first.isEmpty()) {
+                return this;
+            }
+            List<Op> all = new java.util.ArrayList<>(first);
+            all.addAll(ops);
+            int n = first.size();
+            return new Before(List.copyOf(all), r -> ok.test(r.subList(n, r.size())), fix);
+        }
     }
 
     public static <T> T run(Kv kv, List<String> keys, Function<Reads, Plan<T>> decide) {

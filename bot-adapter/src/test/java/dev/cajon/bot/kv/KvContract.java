@@ -275,6 +275,22 @@ abstract class KvContract {
     }
 
     @Test
+    void anIncrByTakesABlockInAPipelineAndInATransaction() {
+        String t = tag();
+        String n = key(t, "n");
+        String sealed = key(tag(), "sealed");
+        kv().set(sealed, "S3"); // a sealed wheel bucket: not an integer
+        assertEquals(java.util.Arrays.asList(5L, 69L, null, 70L), kv().pipeline(List.of(new Op.Incr(n, 5),
+                new Op.Incr(n, 64), new Op.Incr(sealed, 8), new Op.Incr(n))));
+        try (Kv.Tx tx = kv().watch(List.of(n))) {
+            assertEquals("70", tx.get(n));
+            assertEquals(List.of(78L), tx.exec(List.of(new Op.Incr(n, 8))));
+        }
+        assertEquals("78", kv().get(n));
+        assertEquals("S3", kv().get(sealed));
+    }
+
+    @Test
     void opsSentAheadOfAWatchAreAppliedBeforeItAndDoNotAbortTheExec() {
         String t = tag();
         String k = key(t, "k");
