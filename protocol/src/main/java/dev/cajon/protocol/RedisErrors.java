@@ -20,6 +20,8 @@ public final class RedisErrors {
     public static final String WRONG_TYPE = "WRONGTYPE Operation against a key holding the wrong kind of value";
     public static final String NO_SUCH_KEY = "ERR no such key";
     public static final String DB_INDEX_OUT_OF_RANGE = "ERR DB index is out of range";
+    public static final String SWAPDB_FIRST_INDEX = "ERR invalid first DB index";
+    public static final String SWAPDB_SECOND_INDEX = "ERR invalid second DB index";
     public static final String STRING_TOO_LONG = "ERR string exceeds maximum allowed size (proto-max-bulk-len)";
     public static final String OFFSET_OUT_OF_RANGE = "ERR offset is out of range";
     public static final String NOAUTH = "NOAUTH Authentication required.";

@@ -366,11 +366,20 @@ public final class Keyspace implements Closeable {
 
     /** UNWATCH (also EXEC, DISCARD and a closed connection) of one watch. */
     public void unwatch(dev.cajon.storage.tx.Watch w) {
-        int st = e.lockStripe(w.storedKey());
-        try {
-            e.watches.remove(w);
-        } finally {
-            e.stripe(st).unlock();
+        for (;;) {
+            if (w.home() != this) { // a SWAPDB moved it with its db
+                ((Keyspace) w.home()).unwatch(w);
+                return;
+            }
+            int st = e.lockStripe(w.storedKey());
+            try {
+                if (w.home() == this) { // not moved meanwhile (a swap holds every stripe)
+                    e.watches.remove(w);
+                    return;
+                }
+            } finally {
+                e.stripe(st).unlock();
+            }
         }
     }
 
@@ -379,6 +388,16 @@ public final class Keyspace implements Closeable {
      * check runs now). Call inside an atomic section that holds the key.
      */
     public boolean changed(dev.cajon.storage.tx.Watch w) {
+        if (w.dirty()) {
+            return true;
+        }
+        if (w.home() != this) {
+            // a SWAPDB moved the clean watch to the keyspace that now holds its db, which the
+            // EXEC's section holds (it takes the watched keys' dbs as they are now); one that
+            // moved again since the section began is taken as changed
+            Keyspace h = (Keyspace) w.home();
+            return !h.e.holds(KeyspaceEngine.stripeOf(w.storedKey())) || h.changed(w);
+        }
         if (!e.holds(KeyspaceEngine.stripeOf(w.storedKey()))) {
             throw new IllegalStateException("changed() outside an atomic section holding the key");
         }
@@ -658,6 +677,29 @@ public final class Keyspace implements Closeable {
 
     public int generation() {
         return e.file.generation();
+    }
+
+    /**
+     * SWAPDB's part in the keyspaces: the watches of {@code a} and {@code b} as Redis's
+     * touchAllWatchedKeysInDb both ways (see {@link dev.cajon.storage.tx.Watches#swap}). The
+     * caller holds both whole ({@link #atomically}); the keyspaces themselves change nothing,
+     * the store maps each to the other's db.
+     */
+    static void swapWatches(Keyspace a, Keyspace b) {
+        if (a.e.watches.active() || b.e.watches.active()) {
+            dev.cajon.storage.tx.Watches.swap(a.e.watches, b.e.watches,
+                    k -> a.e.map().containsKey(k) || b.e.map().containsKey(k));
+        }
+    }
+
+    /** Every stripe and the map lock (reentrant: an EXEC holding the keyspace whole may call it). */
+    void lockWhole() {
+        e.lockAll();
+        e.map(); // mapped: the swap reads it (watches), and a release waits for us now
+    }
+
+    void unlockWhole() {
+        e.unlockAll();
     }
 
     /** FLUSHDB: every key and blob is gone. */

@@ -87,7 +87,7 @@ final class KeyspaceEngine {
      */
     final ReentrantReadWriteLock txGate = new ReentrantReadWriteLock();
     /** The keys clients WATCH here; every change of a key goes through {@link #touched}. */
-    final Watches watches = new Watches();
+    final Watches watches;
     /** The atomic section this thread runs on this keyspace, if any (see {@link Sections}). */
     final ThreadLocal<Sections.Section> section = new ThreadLocal<>();
 
@@ -101,6 +101,7 @@ final class KeyspaceEngine {
     KeyspaceEngine(Keyspace owner, Path dir, String name, Clock clock, MapFile file, BlobStore blobs,
                    Journals journals, ExpiryListener listener) {
         this.owner = owner;
+        this.watches = new Watches(owner);
         this.dir = dir;
         this.name = name;
         this.clock = clock;

@@ -61,6 +61,12 @@ public final class Store implements Closeable {
     private final Map<String, java.util.concurrent.ConcurrentSkipListMap<Integer, Keyspace>> byApp =
             new ConcurrentHashMap<>();
     private final ExpiryListener expiryListener;
+    /** Each app's logical db to directory map (see {@link DbMap}), read on first use. */
+    private final Map<String, DbMap> dbMaps = new ConcurrentHashMap<>();
+    /** Held (innermost, briefly) while a SWAPDB changes an app's map and the tables. */
+    private final Object swapLock = new Object();
+    /** Bumped by every SWAPDB: whoever caches the keyspace of a db checks it (see {@link #swapEpoch}). */
+    private volatile long swapEpoch;
     private volatile boolean closed;
     /** Data directories (real paths) held by a Store of this JVM. */
     private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();
@@ -199,7 +205,7 @@ public final class Store implements Closeable {
                         Matcher m = DB_DIR.matcher(db.getFileName().toString());
                         if (m.matches() && dev.cajon.storage.chronicle.MapFile.exists(db)) {
                             String a = app.getFileName().toString();
-                            int n = Integer.parseInt(m.group(1));
+                            int n = dbMap(a).dbOf(Integer.parseInt(m.group(1)));
                             String key = key(a, n);
                             Keyspace ks = Keyspace.open(db, key, clock, recover, expiryListener);
                             open.put(key, ks);
@@ -253,11 +259,74 @@ public final class Store implements Closeable {
             return ks;
         }
         return open.computeIfAbsent(k, kk -> {
-            Keyspace created = Keyspace.open(dir.resolve(app).resolve("db" + db), kk, clock, false, expiryListener);
+            Path d = dir.resolve(app).resolve("db" + dbMap(app).directoryOf(db));
+            Keyspace created = Keyspace.open(d, kk, clock, false, expiryListener);
             index(app, db, created);
             track(created);
             return created;
         });
+    }
+
+    private DbMap dbMap(String app) {
+        return dbMaps.computeIfAbsent(app, a -> DbMap.read(dir.resolve(a)));
+    }
+
+    /**
+     * Changes with every SWAPDB. A keyspace cached for a db (a connection's current db) is the
+     * db's as long as this is what it was when it was looked up.
+     */
+    public long swapEpoch() {
+        return swapEpoch;
+    }
+
+    /**
+     * SWAPDB a b of {@code app}: from now on db {@code a} is the keyspace that was {@code b} and
+     * the other way round. No file moves and no map is unmapped: the app's {@link DbMap} records
+     * which directory holds which db (replaced atomically, on the disk before this returns), and
+     * the tables here swap the two keyspaces. Both keyspaces are held whole meanwhile (their
+     * every stripe, taken in db order; inside an EXEC the transaction holds them already), so no
+     * command runs on either during the swap. Watches follow Redis's rule ({@link
+     * Keyspace#swapWatches}). A command that looked its keyspace up just before the swap and runs
+     * on it just after acts on the db as it was when it was looked up. Returns the two keyspaces
+     * (db a's before, db b's before), or null when a is b (nothing to do).
+     */
+    public Keyspace[] swapDbs(String app, int a, int b) {
+        if (a == b) {
+            return null;
+        }
+        int lo = Math.min(a, b);
+        int hi = Math.max(a, b);
+        for (;;) {
+            Keyspace kl = keyspace(app, lo);
+            Keyspace kh = keyspace(app, hi);
+            kl.lockWhole();
+            try {
+                kh.lockWhole();
+                try {
+                    synchronized (swapLock) {
+                        if (open.get(key(app, lo)) != kl || open.get(key(app, hi)) != kh) {
+                            continue; // another swap moved one of them first: look them up again
+                        }
+                        DbMap next = dbMap(app).swapped(lo, hi);
+                        next.write(dir.resolve(app), durability);
+                        dbMaps.put(app, next);
+                        open.put(key(app, lo), kh);
+                        open.put(key(app, hi), kl);
+                        index(app, lo, kh);
+                        index(app, hi, kl);
+                        Keyspace.swapWatches(kl, kh);
+                        swapEpoch++;
+                        return new Keyspace[] {kl, kh};
+                    }
+                } finally {
+                    kh.unlockWhole();
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } finally {
+                kl.unlockWhole();
+            }
+        }
     }
 
     /** Counts the keyspace's map while it is mapped, and asks for a sweep past the budget. */
@@ -435,6 +504,7 @@ public final class Store implements Closeable {
             throw new IllegalArgumentException("not an app that can be dropped: '" + app + "'");
         }
         var dbs = byApp.remove(app);
+        dbMaps.remove(app);
         if (dbs != null) {
             for (Map.Entry<Integer, Keyspace> e : dbs.entrySet()) {
                 open.remove(key(app, e.getKey()), e.getValue());

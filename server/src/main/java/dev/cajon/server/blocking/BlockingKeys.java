@@ -90,10 +90,13 @@ public final class BlockingKeys {
 
     /** One blocked command. */
     public static final class Waiter {
-        final Object keyspace;
+        /** The keyspace of the waiter's db: another one after a SWAPDB of that db ({@link #swapped}). */
+        Object keyspace;
         final byte[][] keys;
         final long deadline;
-        final Attempt attempt;
+        /** The attempt on {@link #keyspace}, made by {@link #attemptOn}. */
+        Attempt attempt;
+        final java.util.function.Function<Object, Attempt> attemptOn;
         final Consumer<Ctx> onTimeout;
         final Host host;
         final long clientId;
@@ -102,14 +105,17 @@ public final class BlockingKeys {
 
         /**
          * @param deadline  clock millis at which it times out; 0 for never
+         * @param attemptOn the attempt on a keyspace: this one, or the one that holds the waiter's
+         *                  db after a SWAPDB
          * @param onTimeout the reply at timeout (a null array, as Redis 7.0 answers every timed-out blocked client)
          */
-        public Waiter(Object keyspace, byte[][] keys, long deadline, Attempt attempt, Consumer<Ctx> onTimeout,
-                      Host host, long clientId) {
+        public Waiter(Object keyspace, byte[][] keys, long deadline, java.util.function.Function<Object, Attempt> attemptOn,
+                      Consumer<Ctx> onTimeout, Host host, long clientId) {
             this.keyspace = keyspace;
             this.keys = keys;
             this.deadline = deadline;
-            this.attempt = attempt;
+            this.attemptOn = attemptOn;
+            this.attempt = attemptOn.apply(keyspace);
             this.onTimeout = onTimeout;
             this.host = host;
             this.clientId = clientId;
@@ -258,6 +264,50 @@ public final class BlockingKeys {
             }
         }, 0);
         return true;
+    }
+
+    /**
+     * SWAPDB swapped the keyspaces {@code a} and {@code b} between two dbs: a client blocked in a
+     * db waits in that db, so its keys now belong to the other keyspace (each key's queue keeps
+     * its order) and its attempt runs there. Then, as Redis's scanDatabaseForReadyKeys, every
+     * key waited on in either db is tried: a client whose key exists in the data its db holds now
+     * is served.
+     */
+    public void swapped(Object a, Object b) {
+        List<Ready> ready = new java.util.ArrayList<>();
+        synchronized (this) {
+            Map<Slot, ArrayDeque<Waiter>> moved = new HashMap<>();
+            byKey.entrySet().removeIf(en -> {
+                Object ks = en.getKey().keyspace();
+                if (ks != a && ks != b) {
+                    return false;
+                }
+                Object to = ks == a ? b : a;
+                moved.put(new Slot(to, en.getKey().key()), en.getValue());
+                ready.add(new Ready(to, en.getKey().key().array()));
+                return true;
+            });
+            byKey.putAll(moved);
+            for (Waiter w : byClient.values()) {
+                if (!w.done && (w.keyspace == a || w.keyspace == b)) {
+                    w.keyspace = w.keyspace == a ? b : a;
+                    w.attempt = w.attemptOn.apply(w.keyspace);
+                }
+            }
+            serve(ready);
+        }
+    }
+
+    /**
+     * SWAPDB outside a transaction: {@code swap} (the store's, which holds both keyspaces whole
+     * and answers them, or null for one db swapped with itself) runs under the registry lock, so
+     * no blocked client is served between the swap and its move to its db's new keyspace.
+     */
+    public synchronized void swapping(java.util.function.Supplier<Object[]> swap) {
+        Object[] pair = swap.get();
+        if (pair != null) {
+            swapped(pair[0], pair[1]);
+        }
     }
 
     /** Serves the waiters of the keys that got writes, in the order they blocked. */

@@ -7,6 +7,7 @@ import dev.cajon.server.blocking.BlockingKeys;
 import dev.cajon.server.command.CommandError;
 import dev.cajon.server.command.CommandTable;
 import dev.cajon.server.command.Ctx;
+import dev.cajon.storage.Keyspace;
 import dev.cajon.storage.ListOps;
 import dev.cajon.storage.Numbers;
 import dev.cajon.storage.collection.CollectionAccess;
@@ -71,15 +72,16 @@ final class BlockingLists {
      * replyToBlockedClientTimedOut: BLMOVE and BRPOPLPUSH too, whose reply inside MULTI is a null
      * bulk.
      */
-    private static void block(Ctx c, byte[][] keys, long timeoutMs, BlockingKeys.Attempt attempt,
+    private static void block(Ctx c, byte[][] keys, long timeoutMs,
+                              java.util.function.Function<Keyspace, BlockingKeys.Attempt> attempt,
                               Consumer<Ctx> cannotBlock) {
         if (!mayBlock(c)) {
             cannotBlock.accept(c);
             return;
         }
         long deadline = timeoutMs == 0 ? 0 : c.server().clock().nowMillis() + timeoutMs;
-        BlockingKeys.Waiter w = new BlockingKeys.Waiter(c.keyspace(), keys, deadline, attempt, Ctx::nullArray,
-                c.blockingHost(), c.session().id());
+        BlockingKeys.Waiter w = new BlockingKeys.Waiter(c.keyspace(), keys, deadline,
+                ks -> attempt.apply((Keyspace) ks), Ctx::nullArray, c.blockingHost(), c.session().id());
         BlockingKeys.Served s = c.server().blocking().block(w);
         if (s != null) {
             answer(c, s);
@@ -128,7 +130,7 @@ final class BlockingLists {
                 return;
             }
         }
-        block(c, keys, timeoutMs, k -> popFrom(ops, k, left, count), Ctx::nullArray);
+        block(c, keys, timeoutMs, ks -> k -> popFrom(ks.lists(), k, left, count), Ctx::nullArray);
     }
 
     static void blpop(Ctx c) {
@@ -171,8 +173,7 @@ final class BlockingLists {
             ListFamily.move(c, src, dst, from, to);
             return;
         }
-        Object ks = c.keyspace();
-        block(c, new byte[][] {src}, timeoutMs, k -> moveFrom(ks, ops, src, dst, from, to), Ctx::nullBulk);
+        block(c, new byte[][] {src}, timeoutMs, ks -> k -> moveFrom(ks, ks.lists(), src, dst, from, to), Ctx::nullBulk);
     }
 
     static void blmove(Ctx c) {

@@ -2,6 +2,7 @@ package dev.cajon.server.family;
 
 import dev.cajon.server.blocking.BlockingKeys;
 import dev.cajon.server.command.Ctx;
+import dev.cajon.storage.Keyspace;
 import dev.cajon.storage.ZSetOps;
 import dev.cajon.storage.ZSetOps.Member;
 import java.util.Arrays;
@@ -62,7 +63,8 @@ final class BlockingSortedSets {
         }
         long deadline = timeoutMs == 0 ? 0 : c.server().clock().nowMillis() + timeoutMs;
         BlockingKeys.Waiter w = new BlockingKeys.Waiter(c.keyspace(), keys, deadline,
-                k -> popFrom(ops, new byte[][] {k}, max, count), Ctx::nullArray, c.blockingHost(), c.session().id());
+                ks -> k -> popFrom(((Keyspace) ks).zsets(), new byte[][] {k}, max, count), Ctx::nullArray,
+                c.blockingHost(), c.session().id());
         s = c.server().blocking().block(w);
         if (s != null) {
             s.reply().accept(c);

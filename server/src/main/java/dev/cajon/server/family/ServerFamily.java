@@ -48,6 +48,42 @@ public final class ServerFamily {
     }
 
     /**
+     * SWAPDB a b: db a shows what db b held and the other way round, for every connection of the
+     * app (see {@link dev.cajon.storage.Store#swapDbs}). As Redis 7.0: a watched key that exists in
+     * either db makes its EXEC fail, other watches follow their db; a client blocked in either db
+     * stays in its db and is served if its key exists in the data the db holds now. Inside EXEC
+     * the transaction already holds both dbs whole, and the blocked clients are moved when it
+     * ends (the registry of blocked clients is never taken under stripe locks).
+     */
+    static void swapdb(Ctx c) {
+        int a = swapIndex(c.arg(1), RedisErrors.SWAPDB_FIRST_INDEX);
+        int b = swapIndex(c.arg(2), RedisErrors.SWAPDB_SECOND_INDEX);
+        if (a < 0 || b < 0 || a >= dev.cajon.server.ServerContext.DATABASES || b >= dev.cajon.server.ServerContext.DATABASES) {
+            throw new CommandError(RedisErrors.DB_INDEX_OUT_OF_RANGE);
+        }
+        dev.cajon.storage.Store store = c.server().store();
+        String app = c.session().app();
+        if (c.session().transaction().inMulti()) {
+            dev.cajon.storage.Keyspace[] pair = store.swapDbs(app, a, b);
+            if (pair != null) {
+                c.afterCommand(() -> c.server().blocking().swapped(pair[0], pair[1]));
+            }
+        } else {
+            c.server().blocking().swapping(() -> store.swapDbs(app, a, b));
+        }
+        c.ok();
+    }
+
+    /** A SWAPDB index: any 32-bit integer (the range is checked after both parsed), else {@code error}. */
+    private static int swapIndex(byte[] arg, String error) {
+        long v = ArgCursor.parseLong(arg, error);
+        if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+            throw new CommandError(error);
+        }
+        return (int) v;
+    }
+
+    /**
      * SHUTDOWN [NOSAVE | SAVE] [NOW] [FORCE] [ABORT], with Redis 7's argument rules. Every write is
      * already in the map files, so SAVE has nothing more to write and NOSAVE loses nothing; NOW
      * and FORCE change nothing either (there are no replicas to wait for). As with Redis there is
@@ -131,6 +167,7 @@ public final class ServerFamily {
             "dbsize", List.of("@keyspace", "@read", "@fast"),
             "flushdb", List.of("@keyspace", "@write", "@slow", "@dangerous"),
             "flushall", List.of("@keyspace", "@write", "@slow", "@dangerous"),
+            "swapdb", List.of("@keyspace", "@write", "@fast", "@dangerous"),
             "lastsave", List.of("@admin", "@fast", "@dangerous"));
 
     /** ACL categories, listed in Redis's category order (keyspace, read, write, ..., connection). */
@@ -369,6 +406,7 @@ public final class ServerFamily {
         t.register(cmd("info", -1, "loading stale", 0, 0, 0, "server", "1.0.0", "Get information and statistics about the server", InfoSections::info));
         t.register(cmd("dbsize", 1, "readonly fast", 0, 0, 0, "server", "1.0.0", "Return the number of keys in the selected database", ServerFamily::dbsize));
         t.register(cmd("flushdb", -1, "write", 0, 0, 0, "server", "1.0.0", "Remove all keys from the current database", ServerFamily::flushdb));
+        t.register(cmd("swapdb", 3, "write fast", 0, 0, 0, "server", "4.0.0", "Swaps two Redis databases", ServerFamily::swapdb));
         t.register(cmd("flushall", -1, "write", 0, 0, 0, "server", "1.0.0", "Remove all keys from all databases", ServerFamily::flushall));
         t.register(cmd("shutdown", -1, "admin noscript loading stale no_multi allow_busy", 0, 0, 0, "server", "1.0.0", "Synchronously save the dataset to disk and then shut down the server", ServerFamily::shutdown));
         t.register(cmd("time", 1, "loading stale fast", 0, 0, 0, "server", "2.6.0", "Return the current server time", ServerFamily::time));

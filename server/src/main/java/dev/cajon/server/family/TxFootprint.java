@@ -62,6 +62,15 @@ final class TxFootprint {
                     }
                     continue;
                 }
+                case "swapdb" -> { // both dbs whole (the swap holds every stripe of each)
+                    int x = selectTarget(a);
+                    int y = a.argc() > 2 ? dbArg(a.arg(2)) : -1;
+                    if (x >= 0 && y >= 0) {
+                        dbs.computeIfAbsent(x, k -> new Db()).whole = true;
+                        dbs.computeIfAbsent(y, k -> new Db()).whole = true;
+                    }
+                    continue;
+                }
                 case "flushall" -> {
                     int current = db;
                     c.server().store().forEachKeyspace(app, (n, ks) -> dbs.computeIfAbsent(n, k -> new Db()).whole = true);
@@ -108,8 +117,13 @@ final class TxFootprint {
     }
 
     private static int selectTarget(Argv a) {
+        return dbArg(a.arg(1));
+    }
+
+    /** A db index argument, or -1 when it is not one (the command will fail). */
+    private static int dbArg(byte[] arg) {
         try {
-            int n = ArgCursor.parseInt(a.arg(1));
+            int n = ArgCursor.parseInt(arg);
             return n >= 0 && n < ServerContext.DATABASES ? n : -1;
         } catch (CommandError e) {
             return -1;
@@ -120,12 +134,7 @@ final class TxFootprint {
     private static int copyTarget(Argv a) {
         for (int j = 3; j + 1 < a.argc(); j++) {
             if (ArgCursor.is(a.arg(j), "db")) {
-                try {
-                    int n = ArgCursor.parseInt(a.arg(j + 1));
-                    return n >= 0 && n < ServerContext.DATABASES ? n : -1;
-                } catch (CommandError e) {
-                    return -1;
-                }
+                return dbArg(a.arg(j + 1));
             }
         }
         return -1;

@@ -27,6 +27,8 @@ public final class ClientSession {
     private final Transaction transaction = new Transaction();
     /** The keyspace of (app, db), cached so the hot path does no map lookup per command. */
     private Keyspace keyspace;
+    /** The store's SWAPDB epoch when {@link #keyspace} was looked up. */
+    private long keyspaceEpoch;
 
     public ClientSession(long id, String addr, String laddr, long createdMillis) {
         this.id = id;
@@ -70,14 +72,18 @@ public final class ClientSession {
         this.keyspace = null;
     }
 
-    /** The cached keyspace of the current (app, db), or null. Only the connection's thread uses it. */
-    public Keyspace cachedKeyspace() {
+    /**
+     * The cached keyspace of the current (app, db), or null: also when a SWAPDB happened since it
+     * was cached ({@code swapEpoch}, the store's now, differs). Only the connection's thread uses it.
+     */
+    public Keyspace cachedKeyspace(long swapEpoch) {
         Keyspace k = keyspace;
-        return k == null || k.isClosed() ? null : k;
+        return k == null || k.isClosed() || keyspaceEpoch != swapEpoch ? null : k;
     }
 
-    public void cacheKeyspace(Keyspace k) {
+    public void cacheKeyspace(Keyspace k, long swapEpoch) {
         this.keyspace = k;
+        this.keyspaceEpoch = swapEpoch;
     }
 
     public String name() {

@@ -9,6 +9,11 @@ package dev.cajon.storage.tx;
 public final class Watch {
     private final byte[] storedKey;
     private volatile boolean dirty;
+    /**
+     * The keyspace whose {@link Watches} holds this watch now: the one WATCH ran on, until a
+     * SWAPDB moves a clean watch with its logical db (see {@link Watches#swap}).
+     */
+    private volatile Object home;
 
     Watch(byte[] storedKey) {
         this.storedKey = storedKey;
@@ -26,5 +31,14 @@ public final class Watch {
 
     void markDirty() {
         dirty = true;
+    }
+
+    /** The keyspace that holds this watch now. */
+    public Object home() {
+        return home;
+    }
+
+    void home(Object h) {
+        home = h;
     }
 }

@@ -1,6 +1,8 @@
 package dev.cajon.storage.tx;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,6 +21,12 @@ import java.util.function.Predicate;
 public final class Watches {
     private final ConcurrentHashMap<Key, Set<Watch>> byKey = new ConcurrentHashMap<>();
     private final AtomicInteger count = new AtomicInteger();
+    /** The keyspace these watches belong to (each {@link Watch#home}). */
+    private final Object home;
+
+    public Watches(Object home) {
+        this.home = home;
+    }
 
     /** Whether any key of this keyspace is watched; the writers' fast check. */
     public boolean active() {
@@ -28,9 +36,14 @@ public final class Watches {
     /** Registers a new watch on {@code storedKey}; the key's stripe lock is held. */
     public Watch add(byte[] storedKey) {
         Watch w = new Watch(storedKey);
-        byKey.computeIfAbsent(new Key(storedKey), k -> ConcurrentHashMap.newKeySet()).add(w);
-        count.incrementAndGet();
+        attach(w);
         return w;
+    }
+
+    private void attach(Watch w) {
+        w.home(home);
+        byKey.computeIfAbsent(new Key(w.storedKey()), k -> ConcurrentHashMap.newKeySet()).add(w);
+        count.incrementAndGet();
     }
 
     /** Drops a watch (UNWATCH, EXEC, DISCARD, a closed connection); the key's stripe lock is held. */
@@ -62,6 +75,35 @@ public final class Watches {
                 set.forEach(Watch::markDirty);
             }
         });
+    }
+
+    /**
+     * SWAPDB of the two keyspaces these belong to (every stripe of both held), as Redis's
+     * touchAllWatchedKeysInDb both ways: a watch on a key that {@code existed} in either db is
+     * dirty; any other watch stays clean and moves to the other keyspace, which now holds its
+     * logical db, so a later change of its key there still makes it dirty, and a change in the
+     * keyspace it left does not.
+     */
+    public static void swap(Watches a, Watches b, Predicate<byte[]> existed) {
+        List<Watch> toB = a.detachClean(existed);
+        List<Watch> toA = b.detachClean(existed);
+        toB.forEach(b::attach);
+        toA.forEach(a::attach);
+    }
+
+    private List<Watch> detachClean(Predicate<byte[]> existed) {
+        List<Watch> clean = new ArrayList<>();
+        byKey.forEach((k, set) -> {
+            if (existed.test(k.bytes)) {
+                set.forEach(Watch::markDirty);
+            } else {
+                clean.addAll(set);
+            }
+        });
+        for (Watch w : clean) {
+            remove(w);
+        }
+        return clean;
     }
 
     /** A byte[] with value equality, for the map. */
