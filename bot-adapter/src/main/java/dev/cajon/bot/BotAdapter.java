@@ -57,6 +57,7 @@ public final class BotAdapter implements AutoCloseable {
         });
         pool.setRemoveOnCancelPolicy(true); // one heartbeat per message, cancelled when it is done
         this.timers = pool;
+        outbox.timers(pool);
         this.inbox = new Inbox(engine, outbox, timers);
         engine.counters.register(b.registry, b.instanceId);
     }
@@ -70,8 +71,18 @@ public final class BotAdapter implements AutoCloseable {
         return inbox.handle(message);
     }
 
-    /** A send outside any handler, under an explicit key, or a random one when {@code key} is null. */
+    /**
+     * A send under an explicit key; without one ({@code key} null), the n-th send of the message
+     * a handler on this thread is handling ({@code <inbound id>:<n>}, as the handler context's
+     * send), or else a random key.
+     */
     public SendResult send(String chat, String content, String key) {
+        if (key == null) {
+            SendResult r = inbox.sendWhileHandling(chat, content);
+            if (r != null) {
+                return r;
+            }
+        }
         return outbox.send(chat, content, key != null ? key : UUID.randomUUID().toString());
     }
 

@@ -35,13 +35,25 @@ final class Claims {
     private final SeqLog lives;
     private final AtomicLong seq = new AtomicLong();
     private long low;
+    /**
+     * When each number past the cursor was taken: an entry that is still missing is being
+     * written (its claim follows it), unless it was taken a lease ago or more (its write failed,
+     * and so did the claim after it).
+     */
+    private final java.util.concurrent.ConcurrentSkipListMap<Long, Long> takenAt =
+            new java.util.concurrent.ConcurrentSkipListMap<>();
+    private final java.util.function.LongSupplier clock;
+    private final long leaseMillis;
 
-    Claims(Kv kv, Keys keys, String instanceId, String owner, long ttlMillis) {
+    Claims(Kv kv, Keys keys, String instanceId, String owner, long ttlMillis, java.util.function.LongSupplier clock,
+           long leaseMillis) {
         this.kv = kv;
         this.keys = keys;
         this.owner = owner;
         this.ttl = ttlMillis;
         this.lives = new SeqLog(kv, keys, "lives:" + instanceId, ttlMillis);
+        this.clock = clock;
+        this.leaseMillis = leaseMillis;
     }
 
     private String log(String life) {
@@ -58,7 +70,9 @@ final class Claims {
      * is applied before the claim's transaction: a claim of this life is always in its log.
      */
     Op appendOp(String ref) {
-        return new Op.Set(keys.logEntry(log(owner), seq.incrementAndGet()), ref, ttl);
+        long n = seq.incrementAndGet();
+        takenAt.put(n, clock.getAsLong());
+        return new Op.Set(keys.logEntry(log(owner), n), ref, ttl);
     }
 
     /**
@@ -69,14 +83,21 @@ final class Claims {
         long end = seq.get();
         long newLow = low;
         int seen = 0;
+        long now = clock.getAsLong();
         for (long i = low + 1; i <= end && seen < limit; i++, seen++) {
             String ref = kv.get(keys.logEntry(log(owner), i));
-            if (ref != null && !resolved.test(ref, owner)) {
-                break; // still in flight (or not written yet): the cursor waits here
+            if (ref == null) {
+                Long at = takenAt.get(i);
+                if (at != null && now - at < leaseMillis) {
+                    break; // numbered, not written yet: its claim may follow, the cursor waits here
+                }
+            } else if (!resolved.test(ref, owner)) {
+                break; // still in flight: the cursor waits here
             }
             newLow = i;
         }
         if (newLow > low) {
+            takenAt.headMap(newLow, true).clear();
             low = newLow;
             kv.set(keys.logLow(log(owner)), Long.toString(low), SetOptions.px(ttl));
         }

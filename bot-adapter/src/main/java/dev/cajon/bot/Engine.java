@@ -75,7 +75,7 @@ final class Engine {
         this.steps = b.kv instanceof StepHook h ? h : StepHook.NONE;
         this.random = b.random;
         this.wheel = new Wheel(kv, keys, b.wheelWidth.toMillis(), clock, 3_600_000L, retentionMillis);
-        this.claims = new Claims(kv, keys, instanceId, owner, retentionMillis);
+        this.claims = new Claims(kv, keys, instanceId, owner, retentionMillis, clock, leaseMillis);
         this.deadIn = new SeqLog(kv, keys, "dead-in", retentionMillis);
         this.failedIn = new SeqLog(kv, keys, "failed-in", retentionMillis);
         this.deadOut = new SeqLog(kv, keys, "dead-out", retentionMillis);

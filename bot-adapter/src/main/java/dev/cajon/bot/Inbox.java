@@ -56,8 +56,9 @@ final class Inbox {
     /**
      * A new delivery: journaled and claimed in one transaction (the record is written LEASED when
      * the chat is free, NEW when it is busy), so the common path pays one transaction for both.
-     * Three round trips: the wheel's INCR with the claims log entry, the wheel entry's SET NX with
-     * the WATCH and its reads, EXEC.
+     * Two round trips: the claims log entry and the wheel entry's SET NX with the WATCH and its
+     * reads, then EXEC (three when the wheel takes a block of indexes first: its INCRBY with the
+     * log entry).
      */
     HandleResult handle(InboundMessage m) {
         InboundId id = m.id();
@@ -295,6 +296,19 @@ final class Inbox {
         }
     }
 
+    /** The message this thread's handler is handling now, if any (see {@link #sendWhileHandling}). */
+    private final ThreadLocal<Context> handling = new ThreadLocal<>();
+
+    /**
+     * A send without a key: while this thread's handler handles a message (the handler called
+     * the adapter's own send instead of its context's), the n-th send of that message, as
+     * {@link HandlerContext#send(String)}; null when no handler runs on this thread.
+     */
+    SendResult sendWhileHandling(String chat, String content) {
+        Context ctx = handling.get();
+        return ctx == null ? null : ctx.sendTo(chat, content);
+    }
+
     private HandleResult runClaimed(InboundId id, Claim claim) {
         Context ctx = new Context(id, claim);
         ScheduledFuture<?> beat = heartbeats.scheduleAtFixedRate(() -> heartbeat(id, claim.fence()),
@@ -302,7 +316,12 @@ final class Inbox {
         Exception failure = null;
         try {
             e.before("inbox.handler");
-            e.handler.handle(new InboundMessage(id.chat(), id.messageId(), claim.payload()), ctx);
+            handling.set(ctx);
+            try {
+                e.handler.handle(new InboundMessage(id.chat(), id.messageId(), claim.payload()), ctx);
+            } finally {
+                handling.remove();
+            }
             e.after("inbox.handler");
         } catch (Exception ex) {
             failure = ex;
@@ -482,11 +501,16 @@ final class Inbox {
         }
 
         public SendResult send(String content) {
-            return outbox.send(id.chat(), content, id + ":" + (++sends));
+            return sendTo(id.chat(), content);
         }
 
         public SendResult send(String content, String key) {
-            return outbox.send(id.chat(), content, key);
+            return key == null ? send(content) : outbox.send(id.chat(), content, key);
+        }
+
+        /** The n-th send while handling this message, to any chat: key {@code <inbound id>:<n>}. */
+        SendResult sendTo(String chat, String content) {
+            return outbox.send(chat, content, id + ":" + (++sends));
         }
 
         public SendResult enqueue(String content, String key, java.time.Instant notBefore) {

@@ -31,9 +31,54 @@ import java.util.List;
  */
 final class Outbox {
     private final Engine e;
+    /** Runs the heartbeats of provider calls (see {@link #callProvider}); set once the adapter has its timers. */
+    private volatile java.util.concurrent.ScheduledExecutorService timers;
 
     Outbox(Engine e) {
         this.e = e;
+    }
+
+    void timers(java.util.concurrent.ScheduledExecutorService t) {
+        timers = t;
+    }
+
+    /**
+     * The provider call of a claim, with a heartbeat: every lease / 3 while the call runs, the
+     * record's {@code until} moves on by a lease (a read-modify-write fenced by the claim's token
+     * and owner), so a call that outlasts the lease is not taken for a crash by a sweeper (which
+     * would mark it ambiguous, and under RESEND send it again). A heartbeat that writes makes the
+     * WATCH kept for markSent see a change: the full fenced commit then decides, as it does for
+     * any change.
+     */
+    private String callProvider(String rk, long fence, String chat, String content) throws Exception {
+        java.util.concurrent.ScheduledExecutorService t = timers;
+        java.util.concurrent.ScheduledFuture<?> beat = t == null ? null : t.scheduleAtFixedRate(
+                () -> extendCall(rk, fence), e.leaseMillis / 3, e.leaseMillis / 3,
+                java.util.concurrent.TimeUnit.MILLISECONDS);
+        try {
+            return e.provider.send(chat, content);
+        } finally {
+            if (beat != null) {
+                beat.cancel(false);
+            }
+        }
+    }
+
+    private void extendCall(String rk, long fence) {
+        try {
+            long until = e.now() + e.leaseMillis;
+            Optimistic.run(e.kv, List.of(rk), r -> {
+                Fields f = Fields.decode(r.get(0));
+                if (f == null || !f.get("state").equals("CALLING") || f.getLong("fence", -1) != fence
+                        || !e.owner.equals(f.get("owner")) || f.getLong("until", 0) >= until) {
+                    return Optimistic.Plan.none(false);
+                }
+                return new Optimistic.Plan<>(List.of(new Op.Set(rk, f.copy().put("until", until).encode(),
+                        e.retentionMillis)), true);
+            });
+        } catch (RuntimeException ex) {
+            Engine.log.warn("heartbeat of the send {} failed; it tries again", rk, ex);
+        }
     }
 
     private Fields read(String key) {
@@ -130,7 +175,7 @@ final class Outbox {
             e.before("outbox.markCalling"); // the journal was the claim
             e.after("outbox.markCalling");
             e.before("provider.send");
-            pid = e.provider.send(claim.record().get("chat"), claim.record().get("content"));
+            pid = callProvider(rk, claim.fence(), claim.record().get("chat"), claim.record().get("content"));
             e.after("provider.send");
         } catch (Exception ex) {
             tx.close(); // first: markFailed takes connections of its own
@@ -170,6 +215,11 @@ final class Outbox {
 
     /** Records a send due at {@code notBefore}; a second enqueue of the key does nothing. */
     SendResult enqueue(String chat, String content, String key, long notBefore) {
+        if (content.getBytes(StandardCharsets.UTF_8).length > e.maxPayloadBytes) {
+            // a send later must be recorded, and this one cannot be: refused, not sent early
+            throw new IllegalArgumentException("a deferred send of more than maxPayloadBytes ("
+                    + e.maxPayloadBytes + ") cannot be recorded; send it now (it bypasses the outbox) or make it smaller");
+        }
         SendResult existing = journalDeferred(chat, content, key, notBefore);
         return existing != null ? existing : new SendResult(SendResult.Status.PENDING, key, null);
     }
@@ -261,7 +311,7 @@ final class Outbox {
         String pid;
         try {
             e.before("provider.send");
-            pid = e.provider.send(f.get("chat"), f.get("content"));
+            pid = callProvider(rk, claim.fence(), f.get("chat"), f.get("content"));
             e.after("provider.send");
         } catch (Exception ex) {
             return markFailed(key, claim, ex);

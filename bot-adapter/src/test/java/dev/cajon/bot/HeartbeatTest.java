@@ -58,6 +58,54 @@ class HeartbeatTest {
         }
     }
 
+    /**
+     * A provider call that outlasts the send's lease keeps the send's claim: without the
+     * heartbeat a replica's sweep would take the CALLING record for a crash and mark it
+     * ambiguous (and under RESEND send it a second time).
+     */
+    @Test
+    void aLongProviderCallKeepsItsSendsLease() throws Exception {
+        try (EmbeddedFixture fx = new EmbeddedFixture(dir)) {
+            CountDownLatch inside = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            int[] calls = {0};
+            Provider slow = (chat, content) -> {
+                calls[0]++;
+                inside.countDown();
+                release.await(30, TimeUnit.SECONDS);
+                return "pid-" + calls[0];
+            };
+            try (BotAdapter a = fx.builder("a").lease(Duration.ofMillis(300)).provider(slow).build();
+                 BotAdapter b = fx.builder("b").lease(Duration.ofMillis(300))
+                         .ambiguousPolicy(AmbiguousPolicy.RESEND).build()) {
+                CompletableFuture<SendResult> run = CompletableFuture.supplyAsync(() -> a.send("c", "slow", "k1"));
+                assertTrue(inside.await(10, TimeUnit.SECONDS));
+                for (int round = 0; round < 4; round++) {
+                    fx.advance(Duration.ofMillis(200));
+                    long want = fx.clock.nowMillis() + 300;
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                    while (sendUntil(fx) < want && System.nanoTime() < deadline) {
+                        Thread.sleep(10); // waiting for the heartbeat thread, not for a TTL
+                    }
+                    assertEquals(want, sendUntil(fx), "the heartbeat moved the send's deadline on");
+                    b.sweep();
+                    assertEquals("CALLING", b.outbound("k1").state(), "b must not take a live call for a crash");
+                }
+                release.countDown();
+                SendResult r = run.get(10, TimeUnit.SECONDS);
+                assertEquals(SendResult.Status.SENT, r.status());
+                assertEquals("SENT", a.outbound("k1").state());
+                assertEquals(1, calls[0], "sent once");
+                assertEquals(0, a.metrics().outboxAmbiguous() + b.metrics().outboxAmbiguous());
+                assertEquals(0, a.metrics().staleLeases());
+            }
+        }
+    }
+
+    private static long sendUntil(EmbeddedFixture fx) {
+        return Fields.decode(fx.kv.get("bot:{o:k1}:out")).getLong("until", 0);
+    }
+
     private static long until(EmbeddedFixture fx) {
         return Fields.decode(fx.kv.get("bot:{c:c}:lease")).getLong("until", 0);
     }

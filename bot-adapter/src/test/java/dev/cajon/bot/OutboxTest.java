@@ -63,6 +63,36 @@ class OutboxTest {
         }
     }
 
+    /**
+     * A null key while handling is no explicit key: the position key, also when the handler calls
+     * the adapter's own send (on its thread) instead of its context's, and so a re-run handler
+     * after a failure finds its first sends recorded and does not repeat them.
+     */
+    @Test
+    void aNullKeyWhileHandlingIsThePositionKey() {
+        BotAdapter[] self = new BotAdapter[1];
+        int[] runs = {0};
+        try (BotAdapter bot = fx.builder("a").handler((m, ctx) -> {
+            ctx.send("one", null);
+            self[0].send("other-chat", "two", null);
+            if (runs[0]++ == 0) {
+                throw new IllegalStateException("fails once, after its sends");
+            }
+        }).build()) {
+            self[0] = bot;
+            bot.handle(new InboundMessage("c", "m7", "x"));
+            assertEquals("one", bot.outbound("c/m7:1").content());
+            assertEquals("two", bot.outbound("c/m7:2").content());
+            assertEquals("other-chat", bot.outbound("c/m7:2").chat());
+            fx.advance(java.time.Duration.ofSeconds(2)); // the retry's backoff
+            bot.sweep();
+            assertEquals("DONE", bot.inbound(new InboundId("c", "m7")).state());
+            assertEquals(2, runs[0]);
+            assertEquals(1, fx.provider.count("one"), "the re-run found its send recorded");
+            assertEquals(1, fx.provider.count("two"));
+        }
+    }
+
     @Test
     void failuresBackOffExponentiallyWithJitterThenGoDeadThenRetrySendSendsIt() {
         List<BotEvent> events = new CopyOnWriteArrayList<>();
@@ -132,6 +162,11 @@ class OutboxTest {
             assertEquals(1, bot.metrics().outboxBypassed());
             assertEquals(SendResult.Status.SENT, bot.send("c", "x".repeat(16), "small").status());
             assertEquals(BotEvent.Type.OUTBOUND_BYPASSED, events.get(0).type());
+            // a deferred send must be recorded to be sent later: over the limit it is refused
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> bot.enqueue("c",
+                    "x".repeat(17), "big-later", java.time.Instant.ofEpochMilli(fx.clock.nowMillis() + 5_000)));
+            assertEquals(null, bot.outbound("big-later"));
+            assertEquals(1, bot.metrics().outboxBypassed());
         }
     }
 

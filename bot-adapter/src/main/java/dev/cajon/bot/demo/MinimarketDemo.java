@@ -152,7 +152,8 @@ public final class MinimarketDemo {
             }
             long cmds = counted.commands();
             long rts = counted.roundTrips();
-            System.out.println("   " + cmds + " commands in " + rts + " round trips (" + rts / order.length
+            System.out.println("   " + cmds + " commands in " + rts + " round trips ("
+                    + String.format(java.util.Locale.ROOT, "%.1f", (double) rts / order.length)
                     + " per message with its reply); order stored: "
                     + kv.get(ns + ":{order:" + new InboundId("+5495555", "wamid.o4") + "}"));
         }

@@ -36,18 +36,19 @@ import java.util.function.LongSupplier;
  *
  * <p>Blocks of indexes: a producer that fills a bucket quickly takes its indexes several at a time,
  * INCRBY k instead of INCR, and hands them out itself, so most schedules skip the INCR's round
- * trip. The first block of a bucket is sized from how many slots this process took in the bucket
- * before (1 for a quiet bot, which thus never wastes an index), and each further block of the
- * same bucket doubles, up to {@link #MAX_BLOCK}. An index taken and never written is a hole: the
- * sweeper tombstones it like any slot it finds empty (one SET NX GET), and a producer that writes
- * it after the seal is refused and moves on as above. So the hand-over is unchanged, and the holes
- * cost the sweeper at most one block's leftovers per bucket and process (fewer than the slots the
- * process used there).
+ * trip. The first block of a bucket is an eighth of the slots this process took in the bucket
+ * before (at least 1), and each further block of the same bucket is as many as the bucket took
+ * so far (1, 1, 2, 4 ...), up to {@link #MAX_BLOCK}. An index taken and never written is a hole:
+ * the sweeper tombstones it like any slot it finds empty (one SET NX GET), and a producer that
+ * writes it after the seal is refused and moves on as above. So the hand-over is unchanged; a
+ * bucket's holes from one process are its last block's leftovers, fewer than the slots the
+ * process used there or than an eighth of those it used in the bucket before, plus the blocks
+ * of threads that took one at the same moment as another (the later one replaces the first's).
  *
  * <p>Costs: scheduling is 1 round trip with an index of a block (the SET NX, which can ride ahead
  * of a WATCH), 2 when a block must be taken first (the INCRBY can ride in a pipeline with other
- * commands: see {@link Slot}); sweeping is 3 per bucket (WATCH, GET, EXEC) plus 1 per index handed
- * out plus 2 (the cursor), and so proportional to the time elapsed and to what is due, never to what is kept.
+ * commands: see {@link Slot}); sweeping is 2 per bucket (WATCH with the GET, then EXEC) plus 1 per
+ * index handed out plus 2 (the cursor), and so proportional to the time elapsed and to what is due, never to what is kept.
  * Keys: a bucket's counter lives {@code sealTtl} after its seal; entries live until their due
  * time plus {@code entryGrace}.
  */
@@ -66,7 +67,7 @@ public final class Wheel {
      * This process's blocks, by bucket, until the bucket's time: the next unused index, the
      * block's last, the size of the last block taken, and how many slots were asked for.
      */
-    private final java.util.Map<Long, long[]> blocks = new java.util.HashMap<>();
+    private final java.util.TreeMap<Long, long[]> blocks = new java.util.TreeMap<>();
     private static final int NEXT = 0;
     private static final int LAST = 1;
     private static final int SIZE = 2;
@@ -109,14 +110,16 @@ public final class Wheel {
         long now = clock.getAsLong();
         long bucket = Math.max(bucketOf(dueMillis), Math.floorDiv(now, width) + 1);
         synchronized (blocks) {
-            blocks.keySet().removeIf(k -> k * width <= now); // their time has come: the sweeper seals them
+            blocks.headMap(Math.floorDiv(now, width), true).clear(); // their time has come: the sweeper seals them
             long[] b = blocks.computeIfAbsent(bucket, k -> new long[] {1, 0, 0, 0});
             b[USED]++;
             if (b[NEXT] <= b[LAST]) {
                 return new Slot(ref, bucket, now, b[NEXT]++, 0);
             }
+            // as many as the bucket took so far (1, 1, 2, 4 ...: a block's leftovers are always
+            // fewer than the slots used), the first sized from the bucket before
             long[] before = blocks.get(bucket - 1);
-            long size = b[SIZE] > 0 ? b[SIZE] * 2 : before != null ? before[USED] / 8 : 1;
+            long size = b[SIZE] > 0 ? b[USED] - 1 : before != null ? before[USED] / 8 : 1;
             return new Slot(ref, bucket, now, null, (int) Math.max(1, Math.min(MAX_BLOCK, size)));
         }
     }
