@@ -228,6 +228,31 @@ final class KeyCollections implements CollectionAccess {
             return this;
         }
 
+        /** The trees' deferred page writes ({@link PageStore#beforeApply}), run by {@link #apply}. */
+        private List<Runnable> flushes;
+
+        @Override
+        public boolean appliesLater() {
+            return true;
+        }
+
+        @Override
+        public void beforeApply(Runnable flush) {
+            if (flushes == null) {
+                flushes = new ArrayList<>(2);
+            }
+            flushes.add(flush);
+        }
+
+        /** Writes what the trees kept back, so that {@link #pages} holds every page as it is now. */
+        void flushTrees() {
+            if (flushes != null) {
+                List<Runnable> f = flushes;
+                flushes = null;
+                f.forEach(Runnable::run);
+            }
+        }
+
         @Override
         public byte[] read(long page) {
             if (pages.containsKey(page)) {
@@ -318,6 +343,9 @@ final class KeyCollections implements CollectionAccess {
      * comment. Throws {@link CapacityExhausted} with nothing applied when the map ran out of room.
      */
     static void apply(KeyspaceEngine e, View[] views) {
+        for (View v : views) {
+            v.flushTrees();
+        }
         List<Change> puts = new ArrayList<>();
         List<Change> removals = new ArrayList<>();
         for (View v : views) {

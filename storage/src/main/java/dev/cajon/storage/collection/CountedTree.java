@@ -105,9 +105,26 @@ public final class CountedTree implements Entries {
     private final LinkedHashMap<Long, TreeNode> cache = new LinkedHashMap<>(32, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<Long, TreeNode> eldest) {
-            return size() > CACHE_NODES;
+            if (size() <= CACHE_NODES) {
+                return false;
+            }
+            TreeNode n = eldest.getValue();
+            if (dirty.remove(n.id, n)) {
+                pages.write(n.id, n.encode(n.bytes())); // its only copy: written before it goes
+            }
+            return true;
         }
     };
+
+    /**
+     * Pages changed and not yet written, when the store applies its writes later ({@link
+     * PageStore#appliesLater}): each is encoded once, by {@link #flush}, however many changes it
+     * had (a bulk HSET or RPUSH changes one leaf and the root thousands of times). By page id:
+     * a split or merge replaces a page's node by a new one with the same id, and only the newest
+     * may be written.
+     */
+    private final java.util.Map<Long, TreeNode> dirty = new java.util.HashMap<>();
+    private boolean flushHooked;
 
     CountedTree(byte[] state, PageStore pages, boolean positional) {
         this(state, pages, positional, PAGE_TARGET, INLINE_MAX);
@@ -425,6 +442,7 @@ public final class CountedTree implements Entries {
 
     @Override
     public byte[] state() {
+        flush();
         if (rootId == 0) {
             byte[] s = root.encode();
             s[1] = positional ? FORM_POSITIONAL : 0;
@@ -445,6 +463,7 @@ public final class CountedTree implements Entries {
         if (rootId != 0) {
             freeAll(pages, rootId, height, positional);
         }
+        dirty.clear();
         cache.clear();
         root = new TreeNode(true, positional);
         rootId = 0;
@@ -807,17 +826,34 @@ public final class CountedTree implements Entries {
     }
 
     private void writePage(TreeNode n, int size) {
-        byte[] bytes = n.encode(size);
         if (n.id == 0) {
-            n.id = pages.add(bytes);
+            n.id = pages.add(n.encode(size)); // a new page needs its id now
+        } else if (pages.appliesLater()) {
+            dirty.put(n.id, n);
+            if (!flushHooked) {
+                flushHooked = true;
+                pages.beforeApply(this::flush);
+            }
         } else {
-            pages.write(n.id, bytes);
+            pages.write(n.id, n.encode(size));
         }
         cache.put(n.id, n);
     }
 
+    /** Writes the pages {@link #writePage} kept back (see {@link #dirty}). */
+    private void flush() {
+        if (!dirty.isEmpty()) {
+            for (TreeNode n : dirty.values()) {
+                pages.write(n.id, n.encode(n.bytes()));
+            }
+            dirty.clear();
+        }
+        flushHooked = false;
+    }
+
     private void freePage(TreeNode n) {
         if (n.id != 0) {
+            dirty.remove(n.id);
             pages.free(n.id);
             cache.remove(n.id);
         }
@@ -919,6 +955,7 @@ public final class CountedTree implements Entries {
 
     /** For tests: the whole structure, checked (order, counts, sizes, low keys); throws if wrong. */
     void check() {
+        flush(); // the pages as stored are what is checked
         if (rootId == 0) {
             if (height != 1 || root.size() != count || root.size() > 0 && root.bytes() > inlineMax) {
                 throw new IllegalStateException("bad inline root");

@@ -31,4 +31,19 @@ public interface PageStore {
 
     /** Removes page {@code page}. */
     void free(long page);
+
+    /**
+     * Whether this store applies its writes later, at the end of a write body: then a tree may
+     * keep its changed pages decoded and write each once, from {@link #beforeApply}, instead of
+     * encoding a page again at every change (a bulk HSET or RPUSH changes the same leaf and root
+     * thousands of times).
+     */
+    default boolean appliesLater() {
+        return false;
+    }
+
+    /** Runs {@code flush} once, before the body's writes are applied (only when {@link #appliesLater}). */
+    default void beforeApply(Runnable flush) {
+        throw new UnsupportedOperationException("this store applies its writes at once");
+    }
 }

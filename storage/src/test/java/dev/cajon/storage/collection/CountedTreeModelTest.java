@@ -59,8 +59,8 @@ class CountedTreeModelTest {
 
     @Property(tries = 300)
     void keyedMatchesTheModel(@ForAll("sizes") Sizes sizes, @ForAll("ops") List<Op> ops,
-            @ForAll boolean freshEachOp) {
-        MemoryPageStore store = new MemoryPageStore();
+            @ForAll boolean freshEachOp, @ForAll boolean appliesLater) {
+        MemoryPageStore store = new MemoryPageStore(appliesLater);
         CountedTree tree = new CountedTree(null, store, false, sizes.target(), sizes.inlineMax());
         MemoryEntries model = new MemoryEntries(false);
         int keySpace = 1 + ops.size() / 2;
@@ -105,8 +105,8 @@ class CountedTreeModelTest {
 
     @Property(tries = 300)
     void positionalMatchesTheModel(@ForAll("sizes") Sizes sizes, @ForAll("ops") List<Op> ops,
-            @ForAll boolean freshEachOp) {
-        MemoryPageStore store = new MemoryPageStore();
+            @ForAll boolean freshEachOp, @ForAll boolean appliesLater) {
+        MemoryPageStore store = new MemoryPageStore(appliesLater);
         CountedTree tree = new CountedTree(null, store, true, sizes.target(), sizes.inlineMax());
         MemoryEntries model = new MemoryEntries(true);
         for (Op op : ops) {

@@ -11,6 +11,30 @@ import java.util.Set;
 final class MemoryPageStore implements PageStore {
     private final Map<Long, byte[]> pages = new HashMap<>();
     private long next = 1;
+    /** As the engine's store: a tree may keep changed pages back until its state is taken. */
+    private final boolean later;
+    final java.util.List<Runnable> beforeApply = new java.util.ArrayList<>();
+
+    MemoryPageStore() {
+        this(false);
+    }
+
+    MemoryPageStore(boolean appliesLater) {
+        this.later = appliesLater;
+    }
+
+    @Override
+    public boolean appliesLater() {
+        return later;
+    }
+
+    @Override
+    public void beforeApply(Runnable flush) {
+        if (!later) {
+            throw new IllegalStateException("this store applies its writes at once");
+        }
+        beforeApply.add(flush);
+    }
     long reads;
     long adds;
     long writes;
