@@ -65,6 +65,14 @@ public final class Store implements Closeable {
     private final Map<String, DbMap> dbMaps = new ConcurrentHashMap<>();
     /** Held (innermost, briefly) while a SWAPDB changes an app's map and the tables. */
     private final Object swapLock = new Object();
+    /**
+     * Which keyspace each db is stays put while this is held: a SWAPDB takes it exclusively
+     * (swaps never interleave, so two never lock the same keyspaces in opposite orders), an EXEC
+     * shared for as long as it runs (the keyspaces its footprint looked up stay its dbs'), and an
+     * EXEC that queues a SWAPDB exclusively (see {@link #holdingDbs}).
+     */
+    private final java.util.concurrent.locks.ReentrantReadWriteLock dbGate =
+            new java.util.concurrent.locks.ReentrantReadWriteLock();
     /** Bumped by every SWAPDB: whoever caches the keyspace of a db checks it (see {@link #swapEpoch}). */
     private volatile long swapEpoch;
     private volatile boolean closed;
@@ -294,6 +302,29 @@ public final class Store implements Closeable {
         if (a == b) {
             return null;
         }
+        dbGate.writeLock().lock(); // reentrant: an EXEC that queued this SWAPDB holds it already
+        try {
+            return swapHeld(app, a, b);
+        } finally {
+            dbGate.writeLock().unlock();
+        }
+    }
+
+    /**
+     * Runs {@code body} with every db's keyspace fixed: shared, or exclusive when the body may
+     * swap dbs itself (an EXEC with a SWAPDB queued). Taken before any stripe lock.
+     */
+    public <T> T holdingDbs(boolean swapping, java.util.function.Supplier<T> body) {
+        java.util.concurrent.locks.Lock l = swapping ? dbGate.writeLock() : dbGate.readLock();
+        l.lock();
+        try {
+            return body.get();
+        } finally {
+            l.unlock();
+        }
+    }
+
+    private Keyspace[] swapHeld(String app, int a, int b) {
         int lo = Math.min(a, b);
         int hi = Math.max(a, b);
         for (;;) {
@@ -499,6 +530,21 @@ public final class Store implements Closeable {
      * by {@link #sweepDroppedApps}. The caller makes sure no client of the app runs commands.
      */
     public synchronized void dropApp(String app) {
+        // not in the middle of a swap of its dbs; inside an EXEC (the gate held shared) no swap runs
+        boolean take = dbGate.getReadHoldCount() == 0;
+        if (take) {
+            dbGate.writeLock().lock();
+        }
+        try {
+            dropAppHeld(app);
+        } finally {
+            if (take) {
+                dbGate.writeLock().unlock();
+            }
+        }
+    }
+
+    private void dropAppHeld(String app) {
         if (app.isEmpty() || app.equals(DEFAULT_APP) || app.startsWith(".") || app.contains("/")
                 || app.contains(java.io.File.separator)) {
             throw new IllegalArgumentException("not an app that can be dropped: '" + app + "'");

@@ -105,6 +105,44 @@ class StoreSwapTest {
         assertThrows(IllegalStateException.class, () -> Store.open(dir, clock).close());
     }
 
+    /**
+     * Swaps from several threads at once, of one pair and of overlapping pairs: each looks its
+     * two keyspaces up and locks them in db order, which a swap that ran in between changes, so
+     * without the store's db gate two could lock the same keyspaces in opposite orders and never
+     * finish. Bounded: a fixed number of swaps, and a timeout that fails the test.
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(60)
+    void concurrentSwapsNeitherDeadlockNorLoseAKeyspace() throws Exception {
+        try (Store s = Store.open(dir, clock)) {
+            for (int db = 0; db < 3; db++) {
+                set(s.keyspace("app", db), "k", "db" + db);
+            }
+            int rounds = 600;
+            Thread[] threads = new Thread[3];
+            for (int t = 0; t < threads.length; t++) {
+                int pairB = t == 2 ? 2 : 1; // two threads swap 0 and 1, one swaps 0 and 2
+                threads[t] = new Thread(() -> {
+                    for (int i = 0; i < rounds; i++) {
+                        s.swapDbs("app", 0, pairB);
+                    }
+                });
+                threads[t].setDaemon(true); // a deadlock fails the test by its timeout, not the build by a hang
+                threads[t].start();
+            }
+            for (Thread t : threads) {
+                t.join();
+            }
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            for (int db = 0; db < 3; db++) {
+                seen.add(get(s, db, "k"));
+            }
+            assertEquals(java.util.Set.of("db0", "db1", "db2"), seen, "still a permutation of the three dbs");
+            String map = Files.readString(dir.resolve("app/dbs"), StandardCharsets.US_ASCII);
+            assertTrue(map.startsWith("cajon-dbs 1\n"));
+        }
+    }
+
     @Test
     void watchesFollowRedissRule() {
         try (Store s = Store.open(dir, clock)) {

@@ -274,6 +274,17 @@ public final class BlockingKeys {
      * is served.
      */
     public void swapped(Object a, Object b) {
+        synchronized (this) {
+            serve(rehome(a, b));
+        }
+    }
+
+    /**
+     * {@link #swapped} without the serving: the keys to try afterwards (an EXEC serves them when
+     * it ends, as Redis serves blocked clients after the whole transaction). The caller holds the
+     * registry lock, taken before the swap (see {@link #holding}).
+     */
+    public List<Ready> rehome(Object a, Object b) {
         List<Ready> ready = new java.util.ArrayList<>();
         synchronized (this) {
             Map<Slot, ArrayDeque<Waiter>> moved = new HashMap<>();
@@ -294,8 +305,17 @@ public final class BlockingKeys {
                     w.attempt = w.attemptOn.apply(w.keyspace);
                 }
             }
-            serve(ready);
         }
+        return ready;
+    }
+
+    /**
+     * Runs {@code body} holding the registry lock: an EXEC that queued a SWAPDB, so that no
+     * blocked client is served between the swap and its move to its db's new keyspace. Taken
+     * before the transaction's stripe locks, as the lock order wants.
+     */
+    public synchronized <T> T holding(java.util.function.Supplier<T> body) {
+        return body.get();
     }
 
     /**

@@ -256,24 +256,8 @@ public final class Ctx {
         readyKeys.add(new dev.cajon.server.blocking.BlockingKeys.Ready(ks, key));
     }
 
-    /** What a command inside EXEC leaves for after the transaction (SWAPDB moves the blocked clients). */
-    private java.util.ArrayList<Runnable> afterCommand;
-
-    /** Runs {@code r} after the top-level command (or the whole EXEC), before its ready keys are served. */
-    public void afterCommand(Runnable r) {
-        if (afterCommand == null) {
-            afterCommand = new java.util.ArrayList<>(1);
-        }
-        afterCommand.add(r);
-    }
-
     /** The dispatcher, after a top-level command: serves the clients blocked on the keys it wrote. */
     void serveReadyKeys() {
-        if (afterCommand != null && !afterCommand.isEmpty()) {
-            java.util.List<Runnable> todo = java.util.List.copyOf(afterCommand);
-            afterCommand.clear();
-            todo.forEach(Runnable::run);
-        }
         if (readyKeys != null && !readyKeys.isEmpty()) {
             java.util.List<dev.cajon.server.blocking.BlockingKeys.Ready> r = java.util.List.copyOf(readyKeys);
             readyKeys.clear();

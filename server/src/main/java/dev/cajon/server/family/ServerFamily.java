@@ -52,8 +52,9 @@ public final class ServerFamily {
      * app (see {@link dev.cajon.storage.Store#swapDbs}). As Redis 7.0: a watched key that exists in
      * either db makes its EXEC fail, other watches follow their db; a client blocked in either db
      * stays in its db and is served if its key exists in the data the db holds now. Inside EXEC
-     * the transaction already holds both dbs whole, and the blocked clients are moved when it
-     * ends (the registry of blocked clients is never taken under stripe locks).
+     * the transaction already holds both dbs whole, the db gate exclusively and the blocked
+     * clients' registry (taken before its stripes): the waiters move with the swap, and are
+     * served when the EXEC ends.
      */
     static void swapdb(Ctx c) {
         int a = swapIndex(c.arg(1), RedisErrors.SWAPDB_FIRST_INDEX);
@@ -64,9 +65,12 @@ public final class ServerFamily {
         dev.cajon.storage.Store store = c.server().store();
         String app = c.session().app();
         if (c.session().transaction().inMulti()) {
+            // inside EXEC, which holds the registry lock and the db gate exclusively (TransactionFamily)
             dev.cajon.storage.Keyspace[] pair = store.swapDbs(app, a, b);
             if (pair != null) {
-                c.afterCommand(() -> c.server().blocking().swapped(pair[0], pair[1]));
+                for (dev.cajon.server.blocking.BlockingKeys.Ready r : c.server().blocking().rehome(pair[0], pair[1])) {
+                    c.readyKey((dev.cajon.storage.Keyspace) r.keyspace(), r.key()); // served when the EXEC ends
+                }
             }
         } else {
             c.server().blocking().swapping(() -> store.swapDbs(app, a, b));

@@ -80,6 +80,26 @@ public final class TransactionFamily {
             tx.reset();
             throw new CommandError(RedisErrors.EXECABORT);
         }
+        // the dbs' keyspaces stay what the footprint looks up until the EXEC ends; one that swaps
+        // dbs holds them exclusively, and the blocked clients' registry first (lock order:
+        // registry, db gate, stripes), so its waiters move with the swap and are served after it
+        boolean swaps = false;
+        for (Transaction.Queued q : tx.queued()) {
+            swaps |= q.spec().name().equals("swapdb");
+        }
+        boolean swapping = swaps;
+        Supplier<Void> held = () -> c.server().store().holdingDbs(swapping, () -> {
+            execHeld(c, tx);
+            return null;
+        });
+        if (swapping) {
+            c.server().blocking().holding(held);
+        } else {
+            held.get();
+        }
+    }
+
+    private static void execHeld(Ctx c, Transaction tx) {
         TxFootprint fp = TxFootprint.of(c, tx);
         List<Transaction.Queued> queued = List.copyOf(tx.queued());
         int startDb = c.session().db();
