@@ -304,9 +304,12 @@ public final class ListOps {
                 push(de, v, toLeft);
                 d.state(de.state());
             } else {
+                // a new list first: its pages() is the new collection's (a long element puts the
+                // tree's root on a page at once, which a key of no type cannot hold)
+                d.replace(LIST, null);
                 Entries de = Trees.open(null, d.pages(), true);
                 push(de, v, toLeft);
-                d.replace(LIST, de.state());
+                d.state(de.state());
             }
             finish(s, se);
             return v;

@@ -278,6 +278,24 @@ class ListComparisonTest extends ComparisonTestBase {
                 .run();
     }
 
+    /** A long element (past what a list keeps inline) moved into a list that does not exist yet. */
+    @BothProtocols
+    void aLongElementMovesIntoANewList() throws Exception {
+        String a = k("long-a"), b = k("long-b"), c = k("long-c");
+        String big = "x".repeat(600);
+        String huge = "y".repeat(70_000);
+        scenario("LMOVE and RPOPLPUSH of a long element to a new key")
+                .cmd("RPUSH", a, big, huge, "short")
+                .cmd("LMOVE", a, b, "LEFT", "RIGHT")
+                .cmd("RPOPLPUSH", a, c)
+                .cmd("LMOVE", a, c, "LEFT", "LEFT")
+                .cmd("LRANGE", b, "0", "-1")
+                .cmd("LRANGE", c, "0", "-1")
+                .cmd("EXISTS", a)
+                .cmd("TYPE", b)
+                .run();
+    }
+
     @BothProtocols
     void lmpop() throws Exception {
         String a = k("mp-a"), b = k("mp-b"), none = k("mp-none");
