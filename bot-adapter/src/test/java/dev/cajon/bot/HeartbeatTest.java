@@ -42,11 +42,7 @@ class HeartbeatTest {
                 for (int round = 0; round < 4; round++) { // 4 x 200 ms: well past the first 300 ms
                     fx.advance(Duration.ofMillis(200));
                     long want = fx.clock.nowMillis() + 300;
-                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-                    while (until(fx) < want && System.nanoTime() < deadline) {
-                        Thread.sleep(10); // waiting for the heartbeat thread, not for a TTL
-                    }
-                    assertEquals(want, until(fx), "the heartbeat moved the deadline on");
+                    awaitDeadline(() -> until(fx), want, "the heartbeat moved the deadline on");
                     b.sweep();
                     assertEquals("LEASED", b.inbound(m.id()).state(), "b must not take a live lease over");
                 }
@@ -83,11 +79,7 @@ class HeartbeatTest {
                 for (int round = 0; round < 4; round++) {
                     fx.advance(Duration.ofMillis(200));
                     long want = fx.clock.nowMillis() + 300;
-                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-                    while (sendUntil(fx) < want && System.nanoTime() < deadline) {
-                        Thread.sleep(10); // waiting for the heartbeat thread, not for a TTL
-                    }
-                    assertEquals(want, sendUntil(fx), "the heartbeat moved the send's deadline on");
+                    awaitDeadline(() -> sendUntil(fx), want, "the heartbeat moved the send's deadline on");
                     b.sweep();
                     assertEquals("CALLING", b.outbound("k1").state(), "b must not take a live call for a crash");
                 }
@@ -100,6 +92,16 @@ class HeartbeatTest {
                 assertEquals(0, a.metrics().staleLeases());
             }
         }
+    }
+
+    /** Waits (bounded) for the heartbeat thread to move a deadline to {@code want}; not a wait for a TTL. */
+    private static void awaitDeadline(java.util.function.LongSupplier deadline, long want, String what)
+            throws InterruptedException {
+        long bound = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (deadline.getAsLong() < want && System.nanoTime() < bound) {
+            Thread.sleep(10);
+        }
+        assertEquals(want, deadline.getAsLong(), what);
     }
 
     private static long sendUntil(EmbeddedFixture fx) {

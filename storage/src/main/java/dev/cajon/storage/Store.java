@@ -63,8 +63,6 @@ public final class Store implements Closeable {
     private final ExpiryListener expiryListener;
     /** Each app's logical db to directory map (see {@link DbMap}), read on first use. */
     private final Map<String, DbMap> dbMaps = new ConcurrentHashMap<>();
-    /** Held (innermost, briefly) while a SWAPDB changes an app's map and the tables. */
-    private final Object swapLock = new Object();
     /**
      * Which keyspace each db is stays put while this is held: a SWAPDB takes it exclusively
      * (swaps never interleave, so two never lock the same keyspaces in opposite orders), an EXEC
@@ -324,39 +322,33 @@ public final class Store implements Closeable {
         }
     }
 
+    /** The swap itself; the caller holds the db gate exclusively, so no other swap moves a keyspace meanwhile. */
     private Keyspace[] swapHeld(String app, int a, int b) {
         int lo = Math.min(a, b);
         int hi = Math.max(a, b);
-        for (;;) {
-            Keyspace kl = keyspace(app, lo);
-            Keyspace kh = keyspace(app, hi);
-            kl.lockWhole();
+        Keyspace kl = keyspace(app, lo);
+        Keyspace kh = keyspace(app, hi);
+        kl.lockWhole();
+        try {
+            kh.lockWhole();
             try {
-                kh.lockWhole();
-                try {
-                    synchronized (swapLock) {
-                        if (open.get(key(app, lo)) != kl || open.get(key(app, hi)) != kh) {
-                            continue; // another swap moved one of them first: look them up again
-                        }
-                        DbMap next = dbMap(app).swapped(lo, hi);
-                        next.write(dir.resolve(app), durability);
-                        dbMaps.put(app, next);
-                        open.put(key(app, lo), kh);
-                        open.put(key(app, hi), kl);
-                        index(app, lo, kh);
-                        index(app, hi, kl);
-                        Keyspace.swapWatches(kl, kh);
-                        swapEpoch++;
-                        return new Keyspace[] {kl, kh};
-                    }
-                } finally {
-                    kh.unlockWhole();
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
+                DbMap next = dbMap(app).swapped(lo, hi);
+                next.write(dir.resolve(app), durability);
+                dbMaps.put(app, next);
+                open.put(key(app, lo), kh);
+                open.put(key(app, hi), kl);
+                index(app, lo, kh);
+                index(app, hi, kl);
+                Keyspace.swapWatches(kl, kh);
+                swapEpoch++;
+                return new Keyspace[] {kl, kh};
             } finally {
-                kl.unlockWhole();
+                kh.unlockWhole();
             }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            kl.unlockWhole();
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.cajon.server.compat;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -149,70 +150,72 @@ class SwapDbComparisonTest extends BlockingComparisonBase {
                 .run();
     }
 
-    @BothProtocols
-    void aBlockedClientStaysInItsDbAndIsServedByTheDataItHoldsNow() throws Exception {
-        compare("BLPOP in db 5, the list in db 6, SWAPDB 5 6", port -> {
+    /** What a blocking scenario does on its admin connection, beside the client it blocked. */
+    private interface Steps2 {
+        void run(RespClient admin, RespClient blocked, List<String> got) throws IOException;
+    }
+
+    /**
+     * On both servers: FLUSHALL, {@code before}, then a client SELECTs {@code db} and blocks in
+     * BLPOP {@code key} 0, then {@code after}; the transcripts must match.
+     */
+    private void blockedIn(String name, int db, String key, Steps2 before, Steps2 after) throws IOException {
+        compare(name, port -> {
             List<String> got = new ArrayList<>();
             try (RespClient admin = open(port); RespClient a = open(port)) {
                 admin.call("FLUSHALL");
-                got.add(s(a.call("SELECT", "5")));
-                a.send(b("BLPOP"), b("l"), b("0"));
+                before.run(admin, a, got);
+                got.add(s(a.call("SELECT", Integer.toString(db))));
+                a.send(b("BLPOP"), b(key), b("0"));
                 awaitBlocked(admin, 1);
-                got.add(s(admin.call("SELECT", "6")));
-                got.add(s(admin.call("RPUSH", "l", "from-six", "second")));
-                got.add(s(admin.call("SWAPDB", "5", "6")));
-                got.add("a " + s(a.read()));
+                after.run(admin, a, got);
                 awaitBlocked(admin, 0);
-                got.add(s(admin.call("SELECT", "5")));
-                got.add(s(admin.call("LRANGE", "l", "0", "-1")));
             }
             return got;
+        });
+    }
+
+    @BothProtocols
+    void aBlockedClientStaysInItsDbAndIsServedByTheDataItHoldsNow() throws Exception {
+        blockedIn("BLPOP in db 5, the list in db 6, SWAPDB 5 6", 5, "l", (admin, a, got) -> { }, (admin, a, got) -> {
+            got.add(s(admin.call("SELECT", "6")));
+            got.add(s(admin.call("RPUSH", "l", "from-six", "second")));
+            got.add(s(admin.call("SWAPDB", "5", "6")));
+            got.add("a " + s(a.read()));
+            awaitBlocked(admin, 0);
+            got.add(s(admin.call("SELECT", "5")));
+            got.add(s(admin.call("LRANGE", "l", "0", "-1")));
         });
     }
 
     @BothProtocols
     void afterASwapABlockedClientIsServedFromItsDbOnly() throws Exception {
-        compare("BLPOP in db 7 on an empty pair of dbs, SWAPDB 7 8, pushes to db 8 then db 7", port -> {
-            List<String> got = new ArrayList<>();
-            try (RespClient admin = open(port); RespClient a = open(port)) {
-                admin.call("FLUSHALL");
-                got.add(s(a.call("SELECT", "7")));
-                a.send(b("BLPOP"), b("q"), b("0"));
-                awaitBlocked(admin, 1);
-                got.add(s(admin.call("SWAPDB", "7", "8")));
-                got.add(s(admin.call("SELECT", "8")));
-                got.add(s(admin.call("RPUSH", "q", "wrong-db")));
-                got.add(s(admin.call("LLEN", "q")));
-                got.add(s(admin.call("SELECT", "7")));
-                got.add(s(admin.call("RPUSH", "q", "right-db")));
-                got.add("a " + s(a.read()));
-                awaitBlocked(admin, 0);
-                got.add(s(admin.call("LLEN", "q")));
-                got.add(s(admin.call("SELECT", "8")));
-                got.add(s(admin.call("LRANGE", "q", "0", "-1")));
-            }
-            return got;
-        });
+        blockedIn("BLPOP in db 7 on an empty pair of dbs, SWAPDB 7 8, pushes to db 8 then db 7", 7, "q",
+                (admin, a, got) -> { }, (admin, a, got) -> {
+                    got.add(s(admin.call("SWAPDB", "7", "8")));
+                    got.add(s(admin.call("SELECT", "8")));
+                    got.add(s(admin.call("RPUSH", "q", "wrong-db")));
+                    got.add(s(admin.call("LLEN", "q")));
+                    got.add(s(admin.call("SELECT", "7")));
+                    got.add(s(admin.call("RPUSH", "q", "right-db")));
+                    got.add("a " + s(a.read()));
+                    awaitBlocked(admin, 0);
+                    got.add(s(admin.call("LLEN", "q")));
+                    got.add(s(admin.call("SELECT", "8")));
+                    got.add(s(admin.call("LRANGE", "q", "0", "-1")));
+                });
     }
 
     @BothProtocols
     void aSwapInsideExecServesTheBlockedClientAfterTheExec() throws Exception {
-        compare("BLPOP in db 3, MULTI SWAPDB 3 4 EXEC with the list in db 4", port -> {
-            List<String> got = new ArrayList<>();
-            try (RespClient admin = open(port); RespClient a = open(port)) {
-                admin.call("FLUSHALL");
-                got.add(s(admin.call("SELECT", "4")));
-                got.add(s(admin.call("RPUSH", "l", "v")));
-                got.add(s(a.call("SELECT", "3")));
-                a.send(b("BLPOP"), b("l"), b("0"));
-                awaitBlocked(admin, 1);
-                got.add(s(admin.call("MULTI")));
-                got.add(s(admin.call("SWAPDB", "3", "4")));
-                got.add(s(admin.call("EXEC")));
-                got.add("a " + s(a.read()));
-                awaitBlocked(admin, 0);
-            }
-            return got;
+        blockedIn("BLPOP in db 3, MULTI SWAPDB 3 4 EXEC with the list in db 4", 3, "l", (admin, a, got) -> {
+            got.add(s(admin.call("SELECT", "4")));
+            got.add(s(admin.call("RPUSH", "l", "v")));
+        }, (admin, a, got) -> {
+            got.add(s(admin.call("MULTI")));
+            got.add(s(admin.call("SWAPDB", "3", "4")));
+            got.add(s(admin.call("EXEC")));
+            got.add("a " + s(a.read()));
         });
     }
 
