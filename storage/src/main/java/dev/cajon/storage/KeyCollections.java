@@ -10,11 +10,9 @@ import dev.cajon.storage.collection.CollectionTypes;
 import dev.cajon.storage.collection.PageStore;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import net.openhft.chronicle.map.ChronicleMap;
@@ -35,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * already has pages in the map, against the map.
  *
  * <h2>A write, whole or not at all</h2>
- * A body runs under its keys' stripe locks and sees a {@link View}: its page writes, frees and
+ * A body runs under its keys' stripe locks and sees a {@link CollectionView}: its page writes, frees and
  * new state are buffered in the view (reads see them) and nothing reaches the map while it runs,
  * so a body that throws, or one that growth re-runs after {@link CapacityExhausted}, leaves no
  * trace. When it returns, every map entry it changes is listed; two or more are recorded first in
@@ -73,7 +71,10 @@ final class KeyCollections implements CollectionAccess {
             if (ValueHeader.type(v) != type) {
                 throw WrongType.INSTANCE;
             }
-            return body.apply(new View(e, key, userKey, v, type));
+            CollectionView view = new CollectionView(e, key, userKey, v, type);
+            T result = body.apply(view);
+            view.done();
+            return result;
         });
     }
 
@@ -81,9 +82,9 @@ final class KeyCollections implements CollectionAccess {
     public <T> T write(byte[] userKey, byte type, Function<Collection, T> body) {
         byte[] key = KeyCodec.mapKey(userKey);
         return e.locked(key, userKey, () -> {
-            View view = open(key, userKey, type);
+            CollectionView view = open(key, userKey, type);
             T result = body.apply(view);
-            apply(e, new View[] {view});
+            apply(e, new CollectionView[] {view});
             return result;
         });
     }
@@ -92,8 +93,8 @@ final class KeyCollections implements CollectionAccess {
     public <T> T writeAll(byte[][] userKeys, byte[] types, Function<Collection[], T> body) {
         byte[][] keys = KeyspaceEngine.mapKeys(userKeys, 0);
         return e.locked(keys, userKeys, () -> {
-            View[] views = new View[keys.length];
-            List<View> distinct = new ArrayList<>();
+            CollectionView[] views = new CollectionView[keys.length];
+            List<CollectionView> distinct = new ArrayList<>();
             for (int i = 0; i < keys.length; i++) {
                 for (int j = 0; j < i; j++) {
                     if (Arrays.equals(keys[i], keys[j])) {
@@ -109,18 +110,18 @@ final class KeyCollections implements CollectionAccess {
                 }
             }
             T result = body.apply(views);
-            apply(e, distinct.toArray(new View[0]));
+            apply(e, distinct.toArray(new CollectionView[0]));
             return result;
         });
     }
 
-    private View open(byte[] key, byte[] userKey, byte type) {
+    private CollectionView open(byte[] key, byte[] userKey, byte type) {
         byte[] v = e.readLive(key);
         Lookups.found(v != null); // counted only when the command is a read (SINTER, ZUNION ...)
         if (v != null && type != 0 && ValueHeader.type(v) != type) {
             throw WrongType.INSTANCE;
         }
-        return new View(e, key, userKey, v, type);
+        return new CollectionView(e, key, userKey, v, type);
     }
 
     // ------------------------------------------------------------------ ids
@@ -132,192 +133,6 @@ final class KeyCollections implements CollectionAccess {
             id = ThreadLocalRandom.current().nextLong();
         } while (id == 0);
         return id;
-    }
-
-    // ------------------------------------------------------------------ the view a body sees
-
-    /**
-     * One key as a body sees it, with its buffered changes. {@code old} is the key's live stored
-     * value when the body started (any type; null when absent).
-     */
-    static final class View implements Collection, PageStore {
-        final KeyspaceEngine e;
-        final byte[] key;
-        final byte[] userKey;
-        final byte[] old;
-        /** The type a new collection gets ({@code write}'s type; 0 for a writeAll STORE slot). */
-        final byte wanted;
-        byte curType;
-        long cid;
-        byte[] curState;
-        /** Whether the collection has pages in the map (false: new, or replaced). */
-        boolean inMap;
-        /** The body changed the state or replaced the key. */
-        boolean changed;
-        /** The body replaced what the key held: {@link #old} goes whole once the write is applied. */
-        boolean replaced;
-        /** A deadline to give the new key entry instead of the old one's (COPY keeps the source's). */
-        long expireOverride = Keyspace.KEEP_TTL;
-        /** Buffered page writes (null: freed). */
-        final Map<Long, byte[]> pages = new LinkedHashMap<>();
-        /** Pages added by this body (never in the map before). */
-        final Set<Long> added = new HashSet<>();
-
-        View(KeyspaceEngine e, byte[] key, byte[] userKey, byte[] old, byte wanted) {
-            this.e = e;
-            this.key = key;
-            this.userKey = userKey;
-            this.old = old;
-            this.wanted = wanted;
-            if (old != null && ValueHeader.isCollection(old)) {
-                curType = ValueHeader.type(old);
-                cid = ValueHeader.collectionId(old);
-                curState = ValueHeader.collectionState(old);
-                inMap = true;
-            } else if (old != null) {
-                curType = ValueHeader.type(old); // a string (writeAll's any-type slot)
-            }
-        }
-
-        @Override
-        public boolean exists() {
-            return curState != null || (!replaced && !changed && old != null);
-        }
-
-        @Override
-        public byte type() {
-            return exists() ? curType : 0;
-        }
-
-        @Override
-        public byte[] state() {
-            return curState;
-        }
-
-        @Override
-        public void state(byte[] state) {
-            if (state != null && cid == 0) {
-                if (wanted == 0 && curType == 0) {
-                    throw new IllegalStateException("state() on a new key of no type: use replace()");
-                }
-                if (old != null && !ValueHeader.isCollection(old)) {
-                    throw new IllegalStateException("state() over a string: use replace()");
-                }
-                curType = wanted;
-                cid = newCollectionId();
-            }
-            curState = state;
-            changed = true;
-        }
-
-        @Override
-        public void replace(byte type, byte[] state) {
-            replaced = true;
-            changed = true;
-            pages.clear();
-            added.clear();
-            inMap = false;
-            curType = type;
-            cid = newCollectionId();
-            curState = state;
-            expireOverride = ValueHeader.NO_EXPIRY;
-        }
-
-        @Override
-        public PageStore pages() {
-            return this;
-        }
-
-        /** The trees' deferred page writes ({@link PageStore#beforeApply}), run by {@link #apply}. */
-        private List<Runnable> flushes;
-
-        @Override
-        public boolean appliesLater() {
-            return true;
-        }
-
-        @Override
-        public void beforeApply(Runnable flush) {
-            if (flushes == null) {
-                flushes = new ArrayList<>(2);
-            }
-            flushes.add(flush);
-        }
-
-        /** Writes what the trees kept back, so that {@link #pages} holds every page as it is now. */
-        void flushTrees() {
-            if (flushes != null) {
-                List<Runnable> f = flushes;
-                flushes = null;
-                f.forEach(Runnable::run);
-            }
-        }
-
-        @Override
-        public byte[] read(long page) {
-            if (pages.containsKey(page)) {
-                byte[] b = pages.get(page);
-                if (b == null) {
-                    throw new IllegalStateException("page " + page + " was freed");
-                }
-                return b;
-            }
-            byte[] stored = inMap ? e.map().get(KeyCodec.pageKey(cid, page)) : null;
-            if (stored == null) {
-                throw new IllegalStateException("no page " + page + " in collection " + Long.toHexString(cid));
-            }
-            return ValueHeader.pageBytes(stored);
-        }
-
-        @Override
-        public long add(byte[] bytes) {
-            check(bytes);
-            if (cid == 0) {
-                state(new byte[0]); // a new collection: it gets its id (the body sets the real state)
-            }
-            long id;
-            ChronicleMap<byte[], byte[]> m = inMap ? e.map() : null;
-            do {
-                id = ThreadLocalRandom.current().nextLong();
-            } while (id == 0 || pages.containsKey(id) || m != null && m.containsKey(KeyCodec.pageKey(cid, id)));
-            pages.put(id, bytes);
-            added.add(id);
-            return id;
-        }
-
-        @Override
-        public void write(long page, byte[] bytes) {
-            check(bytes);
-            pages.put(page, bytes);
-        }
-
-        @Override
-        public void free(long page) {
-            if (added.remove(page)) {
-                pages.remove(page); // never reached the map
-            } else {
-                pages.put(page, null);
-            }
-        }
-
-        private static void check(byte[] bytes) {
-            if (bytes.length > MAX_PAGE) {
-                throw new IllegalArgumentException("a page of " + bytes.length + " bytes (at most " + MAX_PAGE + ")");
-            }
-        }
-
-        /** The key entry to store after the body, or null to remove it (only read when {@link #changed}). */
-        byte[] newEntry() {
-            if (curState == null) {
-                return null;
-            }
-            long at = expireOverride != Keyspace.KEEP_TTL ? expireOverride
-                    : old == null ? ValueHeader.NO_EXPIRY : ValueHeader.expireAt(old);
-            byte[] stored = ValueHeader.collection(curType, cid, curState, at);
-            long oldWheel = old == null ? ValueHeader.NO_EXPIRY : ValueHeader.wheelAt(old);
-            // what put() will store, so that the batch journal names the same bytes
-            return KeyspaceEngine.withWheel(stored, at, oldWheel, KeyspaceEngine.needsRecord(at, oldWheel));
-        }
     }
 
     // ------------------------------------------------------------------ applying a body's writes
@@ -335,39 +150,52 @@ final class KeyCollections implements CollectionAccess {
         }
     }
 
-    /** One map entry a write changes: a page or a key entry; {@code value} null removes it. */
-    private record Change(View view, byte[] key, byte[] value, boolean page) {}
+    /**
+     * One map entry a write changes: a page or a key entry; {@code value} null removes it.
+     * {@code before}: what the map holds for it now, when known without a lookup (a key entry's
+     * is its view's {@code old}; a page's, {@link CollectionView#before}), else {@link #UNKNOWN}.
+     */
+    private record Change(CollectionView view, byte[] key, byte[] value, boolean page, byte[] before) {
+        byte[] before(ChronicleMap<byte[], byte[]> m) {
+            return before != UNKNOWN ? before : m.get(key);
+        }
+    }
+
+    /** A page entry's value not known yet: read it from the map. */
+    private static final byte[] UNKNOWN = new byte[0];
 
     /**
      * Applies the views' buffered writes, whole (every stripe of theirs held): see the class
      * comment. Throws {@link CapacityExhausted} with nothing applied when the map ran out of room.
      */
-    static void apply(KeyspaceEngine e, View[] views) {
-        for (View v : views) {
+    static void apply(KeyspaceEngine e, CollectionView[] views) {
+        for (CollectionView v : views) {
             v.flushTrees();
         }
         List<Change> puts = new ArrayList<>();
         List<Change> removals = new ArrayList<>();
-        for (View v : views) {
+        for (CollectionView v : views) {
             for (Map.Entry<Long, byte[]> p : v.pages.entrySet()) {
                 byte[] pk = KeyCodec.pageKey(v.cid, p.getKey());
+                byte[] before = v.before(p.getKey(), UNKNOWN);
                 if (p.getValue() == null) {
-                    removals.add(new Change(v, pk, null, true));
+                    removals.add(new Change(v, pk, null, true, before));
                 } else {
-                    puts.add(new Change(v, pk, ValueHeader.page(p.getValue()), true));
+                    puts.add(new Change(v, pk, ValueHeader.page(p.getValue()), true, before));
                 }
             }
             if (v.changed) {
                 byte[] entry = v.newEntry();
                 if (entry != null && !Arrays.equals(entry, v.old)) {
-                    puts.add(new Change(v, v.key, entry, false));
+                    puts.add(new Change(v, v.key, entry, false, v.old));
                 } else if (entry == null && v.old != null) {
-                    removals.add(new Change(v, v.key, null, false));
+                    removals.add(new Change(v, v.key, null, false, v.old));
                 }
             }
         }
         int n = puts.size() + removals.size();
         if (n == 0) {
+            done(views);
             return;
         }
         Sections.Section section = e.section.get();
@@ -376,10 +204,10 @@ final class KeyCollections implements CollectionAccess {
             List<BatchJournal.Entry> befores = new ArrayList<>(n);
             ChronicleMap<byte[], byte[]> m = e.map();
             for (Change c : puts) {
-                befores.add(new BatchJournal.Entry(c.key, c.page ? m.get(c.key) : c.view.old));
+                befores.add(new BatchJournal.Entry(c.key, c.before(m)));
             }
             for (Change c : removals) {
-                befores.add(new BatchJournal.Entry(c.key, c.page ? m.get(c.key) : c.view.old));
+                befores.add(new BatchJournal.Entry(c.key, c.before(m)));
             }
             Sections.recordBefore(e, section, befores);
         }
@@ -391,7 +219,7 @@ final class KeyCollections implements CollectionAccess {
         if (n > 1 || lonePage && !WriteJournal.fits(puts.get(0).key.length, puts.get(0).value.length)) {
             List<BatchJournal.Entry> writes = new ArrayList<>(n);
             int lowest = Integer.MAX_VALUE;
-            for (View v : views) {
+            for (CollectionView v : views) {
                 // a replayed batch writes map entries only: a long key's file must exist first
                 e.ensureKeyFileFirst(v.key, v.userKey);
                 lowest = Math.min(lowest, KeyspaceEngine.stripeOf(v.key));
@@ -413,7 +241,7 @@ final class KeyCollections implements CollectionAccess {
                 for (Change c : puts) {
                     byte[] before;
                     if (c.page) {
-                        before = putPage(e, c.key, c.value, single);
+                        before = putPage(e, c.key, c.value, single, c.before(e.map()));
                     } else {
                         before = c.view.old;
                         e.put(c.key, c.value, before);
@@ -432,7 +260,7 @@ final class KeyCollections implements CollectionAccess {
             for (Change c : removals) {
                 byte[] before;
                 if (c.page) {
-                    before = removePage(e, c.key);
+                    before = removePage(e, c.key, c.before(e.map()));
                 } else {
                     before = c.view.old;
                     e.removeEntry(c.key, before);
@@ -446,7 +274,7 @@ final class KeyCollections implements CollectionAccess {
             e.journals.endCollections(token);
         }
         // what the bodies replaced goes only now, once their writes are in (and the batch ended)
-        for (View v : views) {
+        for (CollectionView v : views) {
             if (v.replaced && v.old != null) {
                 if (ValueHeader.isCollection(v.old)) {
                     e.dropCollection(v.key, v.old);
@@ -454,6 +282,13 @@ final class KeyCollections implements CollectionAccess {
                     e.dropBlob(ValueHeader.blobId(v.old));
                 }
             }
+        }
+        done(views);
+    }
+
+    private static void done(CollectionView[] views) {
+        for (CollectionView v : views) {
+            v.done();
         }
     }
 
@@ -488,9 +323,13 @@ final class KeyCollections implements CollectionAccess {
      * the write journal slot for a lone overwrite, else -1 (a batch covers it, or it is new).
      */
     static byte[] putPage(KeyspaceEngine e, byte[] pk, byte[] stored, int slot) {
-        ChronicleMap<byte[], byte[]> m = e.map();
+        return putPage(e, pk, stored, slot, e.map().get(pk));
+    }
+
+    /** {@link #putPage} where the entry's value now, {@code before}, is known. */
+    private static byte[] putPage(KeyspaceEngine e, byte[] pk, byte[] stored, int slot, byte[] before) {
         // the map's put and remove return null (MapFile's settings): the old value is read first
-        byte[] before = m.get(pk);
+        ChronicleMap<byte[], byte[]> m = e.map();
         if (slot >= 0 && before != null) {
             // outside the try: a record that does not fit is a bug of the caller, not a full map
             e.journals.write().begin(slot, pk, stored);
@@ -517,10 +356,13 @@ final class KeyCollections implements CollectionAccess {
 
     /** Removes a page entry and keeps the counts; returns what it held (null: there was none). */
     static byte[] removePage(KeyspaceEngine e, byte[] pk) {
-        ChronicleMap<byte[], byte[]> m = e.map();
-        byte[] before = m.get(pk);
+        return removePage(e, pk, e.map().get(pk));
+    }
+
+    /** {@link #removePage} where the entry's value now, {@code before}, is known. */
+    private static byte[] removePage(KeyspaceEngine e, byte[] pk, byte[] before) {
         if (before != null) {
-            m.remove(pk);
+            e.map().remove(pk);
             e.counts.pages.decrement();
             e.counts.liveBytes.add(-KeyCounts.footprint(pk, before));
         }
@@ -645,12 +487,12 @@ final class KeyCollections implements CollectionAccess {
      */
     static void adopt(KeyspaceEngine e, byte[] dst, byte[] userDst, byte[] old, byte type, byte[] state,
                       Map<Long, byte[]> pages, long expireAt) {
-        View v = new View(e, dst, userDst, old, type);
+        CollectionView v = new CollectionView(e, dst, userDst, old, type);
         v.replace(type, state);
         v.pages.putAll(pages);
         v.added.addAll(pages.keySet());
         v.expireOverride = expireAt;
-        apply(e, new View[] {v});
+        apply(e, new CollectionView[] {v});
     }
 
     /** COPY of a collection within one keyspace: a new collection id, its pages copied by the type. */

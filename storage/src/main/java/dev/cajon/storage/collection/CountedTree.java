@@ -1,7 +1,6 @@
 package dev.cajon.storage.collection;
 
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -70,9 +69,13 @@ import java.util.Set;
  * changed child is split, merged with a sibling, or just rewritten, and its parent's count and
  * low keys follow; so a write touches O(height) pages (each written once, through
  * {@link PageStore#write}). Only the leaf is always decoded: an internal page whose structure
- * does not change has just one count patched in its bytes ({@link #patch}). Decoded nodes are kept in a small cache for the life of this object
- * (one {@code CollectionAccess} body), always equal to what the store holds (every change is
- * written through at once). Lookups of pages not decoded scan them in place ({@link PageScan}).
+ * does not change has just one count patched in its bytes ({@link #patch}). Decoded nodes are
+ * kept in a small cache for the life of this object (one {@code CollectionAccess} body); with a
+ * store that applies its writes later, a changed node is encoded once, when they are applied
+ * ({@link #dirty}). When the body is over, its decoded nodes go to the process's
+ * {@link NodeCache} with the bytes the store holds for them, and the next body over the same pages
+ * takes them from there instead of decoding again. Lookups of pages not decoded scan them in
+ * place ({@link PageScan}); whole-tree walks (free, copy, check) are in {@link TreeWalks}.
  * The page target and inline limit are the writer's choice, not the format's: any page up to
  * {@code MAX_PAGE} reads alike.
  */
@@ -90,17 +93,17 @@ public final class CountedTree implements Entries {
     static final byte FORM_POSITIONAL = 2;
     private static final int CACHE_NODES = 64;
 
-    private final PageStore pages;
-    private final boolean positional;
+    final PageStore pages;
+    final boolean positional;
     private final int target;
-    private final int inlineMax;
-    private final int inlineMin;
+    final int inlineMax;
+    final int inlineMin;
 
     /** The root, once loaded (always, while inline). */
-    private TreeNode root;
-    private long rootId;
-    private int height;
-    private long count;
+    TreeNode root;
+    long rootId;
+    int height;
+    long count;
 
     private final LinkedHashMap<Long, TreeNode> cache = new LinkedHashMap<>(32, 0.75f, true) {
         @Override
@@ -110,7 +113,9 @@ public final class CountedTree implements Entries {
             }
             TreeNode n = eldest.getValue();
             if (dirty.remove(n.id, n)) {
-                pages.write(n.id, n.encode(n.bytes())); // its only copy: written before it goes
+                byte[] b = n.encode(n.bytes());
+                pages.write(n.id, b); // its only copy: written before it goes
+                stored(n.id, b);
             }
             return true;
         }
@@ -125,6 +130,14 @@ public final class CountedTree implements Entries {
      */
     private final java.util.Map<Long, TreeNode> dirty = new java.util.HashMap<>();
     private boolean flushHooked;
+
+    /**
+     * With a store that keeps nodes across bodies ({@link PageStore#nodes}): for each decoded
+     * page, the bytes the store holds for it (as read, or as this tree last wrote it), so that
+     * the nodes can be given back to the {@link NodeCache} with them once the body's writes are
+     * applied. Null without such a store.
+     */
+    private java.util.Map<Long, byte[]> stored;
 
     CountedTree(byte[] state, PageStore pages, boolean positional) {
         this(state, pages, positional, PAGE_TARGET, INLINE_MAX);
@@ -461,10 +474,13 @@ public final class CountedTree implements Entries {
     @Override
     public void clear() {
         if (rootId != 0) {
-            freeAll(pages, rootId, height, positional);
+            TreeWalks.freeAll(pages, rootId, height, positional);
         }
         dirty.clear();
         cache.clear();
+        if (stored != null) {
+            stored.clear();
+        }
         root = new TreeNode(true, positional);
         rootId = 0;
         height = 1;
@@ -473,7 +489,7 @@ public final class CountedTree implements Entries {
 
     // ------------------------------------------------------------------ descent
 
-    private TreeNode root() {
+    TreeNode root() {
         if (root == null) {
             root = load(rootId);
         }
@@ -483,10 +499,49 @@ public final class CountedTree implements Entries {
     private TreeNode load(long id) {
         TreeNode n = decoded(id);
         if (n == null) {
-            n = TreeNode.decode(id, pages.read(id), positional);
+            byte[] bytes = pages.read(id);
+            NodeCache nodes = pages.nodes();
+            if (nodes != null) {
+                n = nodes.take(pages.scope(), id, bytes, positional);
+                stored(id, bytes);
+            }
+            if (n == null) {
+                n = TreeNode.decode(id, bytes, positional);
+            }
             cache.put(id, n);
         }
         return n;
+    }
+
+    /** Notes the bytes the store holds for decoded page {@code id} (see {@link #stored}). */
+    private void stored(long id, byte[] bytes) {
+        if (stored == null) {
+            if (pages.nodes() == null) {
+                return;
+            }
+            stored = new java.util.HashMap<>();
+            pages.afterApply(this::giveBack);
+        }
+        stored.put(id, bytes);
+    }
+
+    /**
+     * Gives this tree's decoded pages to the store's {@link NodeCache}, once the body's writes
+     * are applied (every changed page was written by {@link #flush} first, so each node is the
+     * decoding of the bytes noted for it). The tree keeps none of them.
+     */
+    private void giveBack() {
+        NodeCache nodes = pages.nodes();
+        long scope = pages.scope();
+        for (TreeNode n : cache.values()) {
+            byte[] bytes = stored.get(n.id);
+            if (bytes != null && !dirty.containsKey(n.id)) {
+                nodes.offer(scope, n.id, bytes, n);
+            }
+        }
+        cache.clear();
+        stored.clear();
+        root = rootId == 0 ? root : null;
     }
 
     /** A decoded node for page {@code id} if this tree has one (the root, or a cached page). */
@@ -827,7 +882,9 @@ public final class CountedTree implements Entries {
 
     private void writePage(TreeNode n, int size) {
         if (n.id == 0) {
-            n.id = pages.add(n.encode(size)); // a new page needs its id now
+            byte[] b = n.encode(size);
+            n.id = pages.add(b); // a new page needs its id now
+            stored(n.id, b);
         } else if (pages.appliesLater()) {
             dirty.put(n.id, n);
             if (!flushHooked) {
@@ -835,16 +892,20 @@ public final class CountedTree implements Entries {
                 pages.beforeApply(this::flush);
             }
         } else {
-            pages.write(n.id, n.encode(size));
+            byte[] b = n.encode(size);
+            pages.write(n.id, b);
+            stored(n.id, b);
         }
         cache.put(n.id, n);
     }
 
     /** Writes the pages {@link #writePage} kept back (see {@link #dirty}). */
-    private void flush() {
+    void flush() {
         if (!dirty.isEmpty()) {
             for (TreeNode n : dirty.values()) {
-                pages.write(n.id, n.encode(n.bytes()));
+                byte[] b = n.encode(n.bytes());
+                pages.write(n.id, b);
+                stored(n.id, b);
             }
             dirty.clear();
         }
@@ -856,66 +917,22 @@ public final class CountedTree implements Entries {
             dirty.remove(n.id);
             pages.free(n.id);
             cache.remove(n.id);
-        }
-    }
-
-    // ------------------------------------------------------------------ whole trees
-
-    /** Frees page {@code id} at {@code height} (1: a leaf) and every page below it. */
-    private static void freeAll(PageStore pages, long id, int height, boolean positional) {
-        if (height > 1) {
-            TreeNode n = TreeNode.decode(id, pages.read(id), positional);
-            for (Long child : n.children) {
-                freeAll(pages, child, height - 1, positional);
+            if (stored != null) {
+                stored.remove(n.id);
             }
         }
-        pages.free(id);
     }
+
+    // ------------------------------------------------------------------ whole trees (TreeWalks)
 
     /** See {@link Trees#copy}. */
     static byte[] copy(byte[] state, PageStore from, PageStore to, boolean positional) {
-        if (state == null) {
-            return null;
-        }
-        CountedTree t = new CountedTree(state, from, positional);
-        if (t.rootId == 0) {
-            return state.clone();
-        }
-        t.rootId = copyPage(from, to, t.rootId, t.height, positional);
-        return t.state();
-    }
-
-    private static long copyPage(PageStore from, PageStore to, long id, int height, boolean positional) {
-        byte[] page = from.read(id);
-        if (height == 1) {
-            return to.add(page.clone());
-        }
-        TreeNode n = TreeNode.decode(id, page, positional);
-        for (int i = 0; i < n.size(); i++) {
-            n.children.set(i, copyPage(from, to, n.children.get(i), height - 1, positional));
-        }
-        return to.add(n.encode());
+        return TreeWalks.copy(state, from, to, positional);
     }
 
     /** Every page id the collection in {@code state} holds (for checks and tests). */
     static Set<Long> pagesOf(byte[] state, PageStore pages, boolean positional) {
-        Set<Long> out = new HashSet<>();
-        CountedTree t = new CountedTree(state, pages, positional);
-        if (t.rootId != 0) {
-            collect(pages, t.rootId, t.height, positional, out);
-        }
-        return out;
-    }
-
-    private static void collect(PageStore pages, long id, int height, boolean positional, Set<Long> out) {
-        out.add(id);
-        TreeNode n = TreeNode.decode(id, pages.read(id), positional);
-        if (n.leaf != (height == 1)) {
-            throw new IllegalStateException("page " + id + " at the wrong height");
-        }
-        for (int i = 0; !n.leaf && i < n.size(); i++) {
-            collect(pages, n.children.get(i), height - 1, positional, out);
-        }
+        return TreeWalks.pagesOf(state, pages, positional);
     }
 
     int height() {
@@ -955,71 +972,6 @@ public final class CountedTree implements Entries {
 
     /** For tests: the whole structure, checked (order, counts, sizes, low keys); throws if wrong. */
     void check() {
-        flush(); // the pages as stored are what is checked
-        if (rootId == 0) {
-            if (height != 1 || root.size() != count || root.size() > 0 && root.bytes() > inlineMax) {
-                throw new IllegalStateException("bad inline root");
-            }
-            checkLeafOrder(root);
-            return;
-        }
-        if (height == 1 && root().bytes() <= inlineMin) {
-            throw new IllegalStateException("a small single leaf left on a page");
-        }
-        long total = checkNode(rootId, height, null, null, true);
-        if (total != count) {
-            throw new IllegalStateException("count " + count + " but tree holds " + total);
-        }
-    }
-
-    private long checkNode(long id, int h, byte[] low, byte[] high, boolean isRoot) {
-        TreeNode n = TreeNode.decode(id, pages.read(id), positional);
-        if (n.leaf != (h == 1)) {
-            throw new IllegalStateException("page " + id + " at the wrong height");
-        }
-        if (n.bytes() > PageStore.MAX_PAGE) {
-            throw new IllegalStateException("page " + id + " too big");
-        }
-        if (!isRoot && (n.leaf ? n.size() < 1 : n.size() < 2)) {
-            throw new IllegalStateException("page " + id + " underfull: " + n.size());
-        }
-        if (isRoot && !n.leaf && n.size() < 2) {
-            throw new IllegalStateException("root with one child");
-        }
-        if (n.leaf) {
-            checkLeafOrder(n);
-            if (!positional && n.size() > 0) {
-                if (low != null && Arrays.compareUnsigned(n.keys.get(0), low) < 0) {
-                    throw new IllegalStateException("leaf " + id + " below its low key");
-                }
-                if (high != null && Arrays.compareUnsigned(n.keys.get(n.size() - 1), high) >= 0) {
-                    throw new IllegalStateException("leaf " + id + " at or above its high key");
-                }
-            }
-            return n.size();
-        }
-        long total = 0;
-        for (int i = 0; i < n.size(); i++) {
-            byte[] lo = positional ? null : i == 0 ? low : n.keys.get(i);
-            byte[] hi = positional ? null : i + 1 < n.size() ? n.keys.get(i + 1) : high;
-            if (lo != null && hi != null && Arrays.compareUnsigned(lo, hi) >= 0) {
-                throw new IllegalStateException("page " + id + " low keys out of order");
-            }
-            long c = checkNode(n.children.get(i), h - 1, lo, hi, false);
-            if (c != n.counts.get(i)) {
-                throw new IllegalStateException("page " + id + " child " + i + " count "
-                        + n.counts.get(i) + " but holds " + c);
-            }
-            total += c;
-        }
-        return total;
-    }
-
-    private void checkLeafOrder(TreeNode n) {
-        for (int i = 1; !positional && i < n.size(); i++) {
-            if (Arrays.compareUnsigned(n.keys.get(i - 1), n.keys.get(i)) >= 0) {
-                throw new IllegalStateException("leaf keys out of order");
-            }
-        }
+        TreeWalks.check(this);
     }
 }

@@ -46,4 +46,26 @@ public interface PageStore {
     default void beforeApply(Runnable flush) {
         throw new UnsupportedOperationException("this store applies its writes at once");
     }
+
+    /**
+     * The cache of decoded pages a tree over this store may use across bodies, or null for none
+     * ({@link NodeCache}: only a store whose body's writes are applied whole can give nodes
+     * back at the right moment).
+     */
+    default NodeCache nodes() {
+        return null;
+    }
+
+    /** This store's collection, as the {@link #nodes} cache tells collections apart. */
+    default long scope() {
+        return 0;
+    }
+
+    /**
+     * Runs {@code done} once the body's writes are applied (a write) or the body returned (a
+     * read), and not at all if the body failed (only when {@link #nodes} is not null).
+     */
+    default void afterApply(Runnable done) {
+        throw new UnsupportedOperationException("this store keeps no nodes across bodies");
+    }
 }

@@ -59,8 +59,8 @@ class CountedTreeModelTest {
 
     @Property(tries = 300)
     void keyedMatchesTheModel(@ForAll("sizes") Sizes sizes, @ForAll("ops") List<Op> ops,
-            @ForAll boolean freshEachOp, @ForAll boolean appliesLater) {
-        MemoryPageStore store = new MemoryPageStore(appliesLater);
+            @ForAll boolean freshEachOp, @ForAll boolean appliesLater, @ForAll boolean cached) {
+        MemoryPageStore store = new MemoryPageStore(appliesLater, cached);
         CountedTree tree = new CountedTree(null, store, false, sizes.target(), sizes.inlineMax());
         MemoryEntries model = new MemoryEntries(false);
         int keySpace = 1 + ops.size() / 2;
@@ -86,7 +86,7 @@ class CountedTreeModelTest {
                 compareIterators(model.iterator(from, op.a() % 2 == 0), walk(tree, from, op.a()),
                         1 + op.b() % 40);
             } else if (k < 98) {
-                tree = new CountedTree(tree.state(), store, false, sizes.target(), sizes.inlineMax());
+                tree = reopen(tree, store, false, sizes);
             } else if (op.b() % 4 == 0) {
                 model.clear();
                 tree.clear();
@@ -95,7 +95,7 @@ class CountedTreeModelTest {
             assertEquals(model.size(), tree.size());
             tree.check();
             if (freshEachOp) { // as the engine does: one body, one tree; no decoded page survives
-                tree = new CountedTree(tree.state(), store, false, sizes.target(), sizes.inlineMax());
+                tree = reopen(tree, store, false, sizes);
             }
         }
         endOfSequence(tree, model, store, false, sizes);
@@ -105,8 +105,8 @@ class CountedTreeModelTest {
 
     @Property(tries = 300)
     void positionalMatchesTheModel(@ForAll("sizes") Sizes sizes, @ForAll("ops") List<Op> ops,
-            @ForAll boolean freshEachOp, @ForAll boolean appliesLater) {
-        MemoryPageStore store = new MemoryPageStore(appliesLater);
+            @ForAll boolean freshEachOp, @ForAll boolean appliesLater, @ForAll boolean cached) {
+        MemoryPageStore store = new MemoryPageStore(appliesLater, cached);
         CountedTree tree = new CountedTree(null, store, true, sizes.target(), sizes.inlineMax());
         MemoryEntries model = new MemoryEntries(true);
         for (Op op : ops) {
@@ -141,7 +141,7 @@ class CountedTreeModelTest {
                 compareIterators(model.iterator(from, op.a() % 2 == 0), walk(tree, from, op.a()),
                         1 + op.b() % 40);
             } else if (k < 98) {
-                tree = new CountedTree(tree.state(), store, true, sizes.target(), sizes.inlineMax());
+                tree = reopen(tree, store, true, sizes);
             } else if (op.b() % 4 == 0) {
                 model.clear();
                 tree.clear();
@@ -150,13 +150,23 @@ class CountedTreeModelTest {
             assertEquals(model.size(), tree.size());
             tree.check();
             if (freshEachOp) { // as the engine does: one body, one tree; no decoded page survives
-                tree = new CountedTree(tree.state(), store, true, sizes.target(), sizes.inlineMax());
+                tree = reopen(tree, store, true, sizes);
             }
         }
         endOfSequence(tree, model, store, true, sizes);
     }
 
     // ------------------------------------------------------------------ end of a sequence
+
+    /**
+     * The body ends (its decoded pages go to the store's node cache, if it has one) and the
+     * next one opens the tree afresh, as the engine does.
+     */
+    private static CountedTree reopen(CountedTree tree, MemoryPageStore store, boolean positional, Sizes sizes) {
+        byte[] state = tree.state();
+        store.endBody();
+        return new CountedTree(state, store, positional, sizes.target(), sizes.inlineMax());
+    }
 
     private static void endOfSequence(CountedTree tree, MemoryEntries model, MemoryPageStore store,
             boolean positional, Sizes sizes) {

@@ -20,7 +20,41 @@ final class MemoryPageStore implements PageStore {
     }
 
     MemoryPageStore(boolean appliesLater) {
+        this(appliesLater, false);
+    }
+
+    /** {@code cached}: trees over this store keep decoded pages across bodies, in a cache of its own. */
+    MemoryPageStore(boolean appliesLater, boolean cached) {
         this.later = appliesLater;
+        this.nodes = cached ? new NodeCache(64) : null;
+    }
+
+    private final NodeCache nodes;
+    private final java.util.List<Runnable> afterApply = new java.util.ArrayList<>();
+
+    @Override
+    public NodeCache nodes() {
+        return nodes;
+    }
+
+    @Override
+    public long scope() {
+        return 1;
+    }
+
+    @Override
+    public void afterApply(Runnable done) {
+        if (nodes == null) {
+            throw new IllegalStateException("this store keeps no nodes");
+        }
+        afterApply.add(done);
+    }
+
+    /** A body ended: its trees give their nodes back (the tree must not be used again). */
+    void endBody() {
+        java.util.List<Runnable> a = new java.util.ArrayList<>(afterApply);
+        afterApply.clear();
+        a.forEach(Runnable::run);
     }
 
     @Override
