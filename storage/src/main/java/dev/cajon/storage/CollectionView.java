@@ -238,6 +238,37 @@ final class CollectionView implements Collection, PageStore {
         return KeyspaceEngine.withWheel(stored, at, oldWheel, KeyspaceEngine.needsRecord(at, oldWheel));
     }
 
+    /** What {@link #mark} saves: the view's state between two commands on a held view ({@link HeldViews}). */
+    record Mark(byte curType, long cid, byte[] curState, boolean inMap, boolean changed, boolean replaced,
+                long expireOverride, Map<Long, byte[]> pages, Set<Long> added) {
+    }
+
+    /** The view as it is now, to {@link #reset} to if the next body throws. */
+    Mark mark() {
+        return new Mark(curType, cid, curState, inMap, changed, replaced, expireOverride,
+                new LinkedHashMap<>(pages), new HashSet<>(added));
+    }
+
+    /**
+     * Puts the view back as it was at {@code m}, forgetting what a body that threw asked of its
+     * trees. The page entries read since stay: they are what the map holds.
+     */
+    void reset(Mark m) {
+        curType = m.curType;
+        cid = m.cid;
+        curState = m.curState;
+        inMap = m.inMap;
+        changed = m.changed;
+        replaced = m.replaced;
+        expireOverride = m.expireOverride;
+        pages.clear();
+        pages.putAll(m.pages);
+        added.clear();
+        added.addAll(m.added);
+        flushes.clear();
+        afters.clear();
+    }
+
     /** Callbacks a body's trees ask for ({@link PageStore#beforeApply}, {@link PageStore#afterApply}), run once. */
     private static final class Hooks {
         private List<Runnable> list;
@@ -247,6 +278,10 @@ final class CollectionView implements Collection, PageStore {
                 list = new ArrayList<>(2);
             }
             list.add(r);
+        }
+
+        void clear() {
+            list = null;
         }
 
         void run() {

@@ -62,6 +62,13 @@ final class KeyCollections implements CollectionAccess {
     @Override
     public <T> T read(byte[] userKey, byte type, Function<Collection, T> body) {
         byte[] key = KeyCodec.mapKey(userKey);
+        HeldViews h = HeldViews.current();
+        if (h != null) {
+            T r = held(h, key, userKey, type, false, body);
+            if (r != HeldViews.NOT_HELD) {
+                return r;
+            }
+        }
         return e.locked(key, userKey, () -> {
             byte[] v = e.readLive(key);
             Lookups.found(v != null); // a key of another type is found too (then WRONGTYPE), as in Redis
@@ -81,6 +88,13 @@ final class KeyCollections implements CollectionAccess {
     @Override
     public <T> T write(byte[] userKey, byte type, Function<Collection, T> body) {
         byte[] key = KeyCodec.mapKey(userKey);
+        HeldViews h = HeldViews.current();
+        if (h != null) {
+            T r = held(h, key, userKey, type, true, body);
+            if (r != HeldViews.NOT_HELD) {
+                return r;
+            }
+        }
         return e.locked(key, userKey, () -> {
             CollectionView view = open(key, userKey, type);
             T result = body.apply(view);
@@ -113,6 +127,26 @@ final class KeyCollections implements CollectionAccess {
             apply(e, distinct.toArray(new CollectionView[0]));
             return result;
         });
+    }
+
+    /**
+     * A single-key command on a thread that holds views ({@link HeldViews}): on the held view when
+     * it is this key's, else on a view opened and held now; {@link HeldViews#NOT_HELD} (anything held let
+     * go first) when the command must apply its own writes: inside an EXEC, or when the keyspace
+     * needs growth.
+     */
+    @SuppressWarnings("unchecked")
+    private <T> T held(HeldViews h, byte[] key, byte[] userKey, byte type, boolean write, Function<Collection, T> body) {
+        if (h.holds(e, key)) {
+            if (e.section.get() == null) {
+                return h.reuse(type, body);
+            }
+        }
+        HeldViews.release();
+        if (e.section.get() != null) {
+            return (T) HeldViews.NOT_HELD;
+        }
+        return h.open(e, key, userKey, type, write, body);
     }
 
     private CollectionView open(byte[] key, byte[] userKey, byte type) {

@@ -27,6 +27,7 @@ final class KeyWalks {
      * in place; the keys of other types still count towards {@code count}, as in Redis.
      */
     static long scan(KeyspaceEngine e, long cursor, int count, byte type, Consumer<byte[]> visitor) {
+        HeldViews.release(); // a lock-free walk sees what this thread's commands wrote
         e.txGate.writeLock().lock(); // never part of a transaction (see atomically)
         e.mapLock.readLock().lock();
         try {
@@ -67,6 +68,7 @@ final class KeyWalks {
 
     /** See {@link Keyspace#forEachLiveKey}. */
     static void forEachLiveKey(KeyspaceEngine e, Consumer<byte[]> visitor) {
+        HeldViews.release(); // a lock-free walk sees what this thread's commands wrote
         e.txGate.writeLock().lock();
         e.mapLock.readLock().lock();
         try {
@@ -85,6 +87,7 @@ final class KeyWalks {
 
     /** See {@link Keyspace#randomKey}. */
     static byte[] randomKey(KeyspaceEngine e) {
+        HeldViews.release(); // a lock-free walk sees what this thread's commands wrote
         e.txGate.writeLock().lock();
         e.mapLock.readLock().lock();
         try {

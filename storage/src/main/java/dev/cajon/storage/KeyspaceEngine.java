@@ -163,6 +163,7 @@ final class KeyspaceEngine {
 
     /** Every stripe plus the map lock: nothing else runs on this keyspace meanwhile. */
     void lockAll() {
+        HeldViews.release();
         locks.lockAll();
     }
 
@@ -180,6 +181,7 @@ final class KeyspaceEngine {
      * digest key, see {@link KeyCodec}), its key file is brought in line before the lock is let go.
      */
     <T> T locked(byte[] key, byte[] userKey, Supplier<T> op) {
+        HeldViews.release(); // a thread holding a view never waits for a lock (see HeldViews)
         for (int attempt = 0; ; attempt++) {
             ReentrantLock l = stripe(lockStripe(key));
             try {
@@ -199,6 +201,7 @@ final class KeyspaceEngine {
 
     /** {@link #locked(byte[], byte[], Supplier)} for several keys, locked in stripe order. */
     <T> T locked(byte[][] keyList, byte[][] userKeys, Supplier<T> op) {
+        HeldViews.release();
         int[] idx = new int[keyList.length];
         for (int i = 0; i < keyList.length; i++) {
             idx[i] = stripeOf(keyList[i]);

@@ -300,6 +300,7 @@ public final class Store implements Closeable {
         if (a == b) {
             return null;
         }
+        HeldViews.release();
         dbGate.writeLock().lock(); // reentrant: an EXEC that queued this SWAPDB holds it already
         try {
             return swapHeld(app, a, b);
@@ -314,6 +315,7 @@ public final class Store implements Closeable {
      */
     public <T> T holdingDbs(boolean swapping, java.util.function.Supplier<T> body) {
         java.util.concurrent.locks.Lock l = swapping ? dbGate.writeLock() : dbGate.readLock();
+        HeldViews.release();
         l.lock();
         try {
             return body.get();

@@ -166,6 +166,9 @@ public final class Dispatcher {
         if (collectionRead) {
             dev.cajon.storage.Lookups.clear();
         }
+        if (!keepsView(spec)) {
+            dev.cajon.storage.HeldViews.release(); // what the commands before it wrote is in the map
+        }
         handle(c, spec);
         if (collectionRead) {
             // INFO keyspace_hits/misses: the collection keys the read looked up (the string
@@ -183,6 +186,17 @@ public final class Dispatcher {
 
     /** The command groups whose reads go through the collections' storage (see {@code Lookups}). */
     private static final java.util.Set<String> COLLECTION_GROUPS = java.util.Set.of("hash", "set", "sorted-set", "list");
+
+    /**
+     * Whether a command may run on a collection view held from the command before it ({@link
+     * dev.cajon.storage.HeldViews}): a single-key hash, list, set or sorted-set command that is not
+     * blocking. Its storage calls go through the collections alone, which hold or apply as needed;
+     * every other command runs after the held view is applied.
+     */
+    static boolean keepsView(CommandSpec spec) {
+        return spec.firstKey() == 1 && spec.lastKey() == 1 && COLLECTION_GROUPS.contains(spec.group())
+                && !spec.has(CommandFlag.BLOCKING) && !spec.has(CommandFlag.MOVABLEKEYS);
+    }
 
     private static void handle(Ctx c, CommandSpec spec) {
         try {

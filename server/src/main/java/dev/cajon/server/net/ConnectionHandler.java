@@ -13,6 +13,7 @@ import dev.cajon.server.command.ReplyOutput;
 import dev.cajon.server.limits.NetLimits;
 import dev.cajon.server.session.ClientPause;
 import dev.cajon.server.session.ClientSession;
+import dev.cajon.storage.HeldViews;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelOutboundBuffer;
@@ -104,6 +105,9 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
     private BlockingKeys.Waiter blocked;
     /** Last read or command, for {@code timeout}; read by the sweeper thread. */
     private volatile long lastInteraction;
+    /** Writes of this connection's commands held in a collection view could not be applied: it closes. */
+    private boolean lostWrites;
+    private final Runnable onLost = () -> lostWrites = true;
 
     public ConnectionHandler(ServerContext server) {
         this.server = server;
@@ -146,6 +150,7 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
         session = server.newSession(remote, local);
         session.onKill(() -> onLoop(this::closeKilled));
         command = new Ctx(server, session, this);
+        HeldViews.enableOnThisThread(ctx.executor()); // this event loop's commands may keep a collection open (see drain)
         super.channelActive(ctx);
     }
 
@@ -230,6 +235,18 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
         }
     }
 
+    /**
+     * Applies what this thread's commands left in a held collection view ({@link HeldViews}) before
+     * their replies can leave. If those writes were lost (a full map, the key changed while it
+     * grew), the connection closes with none of the replies sent.
+     */
+    private void releaseHeld() {
+        HeldViews.release();
+        if (lostWrites && !closing) {
+            dropAndClose();
+        }
+    }
+
     /** Back-pressure before a command: true when it must wait for the output to drain. */
     private boolean mustThrottle() {
         if (!overPause()) {
@@ -292,6 +309,7 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
 
     /** Closes at once; replies not yet sent are dropped, as when Redis frees a client. */
     private void dropAndClose() {
+        HeldViews.release(); // the commands that ran are applied (their replies are dropped)
         closing = true;
         dropWaiting();
         if (batch != null) {
@@ -372,6 +390,7 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
 
     /** Dispatches one command; under CLIENT REPLY OFF or SKIP, what it wrote is cut off again. */
     private void run(Argv argv) {
+        HeldViews.owner(onLost);
         ByteBuf before = batch;
         int mark = before == null ? 0 : before.writerIndex();
         server.dispatcher().dispatch(command, argv);
@@ -494,6 +513,10 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         lastInteraction = server.clock().nowMillis();
+        releaseHeld();
+        if (lostWrites) {
+            return;
+        }
         if (durability.syncBeforeReply() && batch != null && batch.isReadable()) {
             // appendfsync always: one sync for every connection of this turn of the loop
             if (!deferred) {
@@ -516,6 +539,13 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
     }
 
     private void flushBatch(boolean thenClose) {
+        HeldViews.release();
+        if (lostWrites) {
+            if (!closing) {
+                dropAndClose();
+            }
+            return;
+        }
         ByteBuf b = batch;
         batch = null;
         if (b != null && b.isReadable()) {
