@@ -73,7 +73,14 @@ public final class HeldViews {
      */
     private static final boolean ON = "true".equals(System.getProperty("cajon.heldviews"));
 
+    /** Whether threads may hold views in this process (constant: the checks below fold away when off). */
+    public static boolean on() {
+        return ON;
+    }
+
     private static final ThreadLocal<HeldViews> CURRENT = new ThreadLocal<>();
+    /** A test turned holding on for its own threads ({@link #enableForTests}). */
+    private static volatile boolean forTests;
 
     private KeyspaceEngine e;
     private byte[] key;
@@ -117,6 +124,7 @@ public final class HeldViews {
 
     /** {@link #enableOnThisThread} whatever the switch says. */
     static void enableForTests(java.util.concurrent.Executor loop) {
+        forTests = true;
         if (CURRENT.get() == null) {
             HeldViews h = new HeldViews();
             h.loop = loop;
@@ -129,6 +137,9 @@ public final class HeldViews {
      * applied (see the class comment), before any of their replies may leave.
      */
     public static void owner(Runnable lost) {
+        if (!ON) {
+            return;
+        }
         HeldViews h = CURRENT.get();
         if (h != null) {
             h.nextOwner = lost;
@@ -137,6 +148,9 @@ public final class HeldViews {
 
     /** Applies this thread's held view, if any, and lets its stripe go. */
     public static void release() {
+        if (!ON && !forTests) {
+            return;
+        }
         HeldViews h = CURRENT.get();
         if (h != null && h.view != null) {
             if (h.running) {
@@ -154,7 +168,7 @@ public final class HeldViews {
 
     /** This thread's holder, or null when it never holds (then callers take their usual path). */
     static HeldViews current() {
-        return CURRENT.get();
+        return ON || forTests ? CURRENT.get() : null;
     }
 
     /** Whether the held view is {@code key}'s of {@code engine}. */

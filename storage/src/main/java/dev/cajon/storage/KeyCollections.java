@@ -137,15 +137,13 @@ final class KeyCollections implements CollectionAccess {
      */
     @SuppressWarnings("unchecked")
     private <T> T held(HeldViews h, byte[] key, byte[] userKey, byte type, boolean write, Function<Collection, T> body) {
+        if (e.section.get() != null) {
+            return (T) HeldViews.NOT_HELD; // an EXEC: nothing is held (it applied what was)
+        }
         if (h.holds(e, key)) {
-            if (e.section.get() == null) {
-                return h.reuse(type, body);
-            }
+            return h.reuse(type, body);
         }
         HeldViews.release();
-        if (e.section.get() != null) {
-            return (T) HeldViews.NOT_HELD;
-        }
         return h.open(e, key, userKey, type, write, body);
     }
 

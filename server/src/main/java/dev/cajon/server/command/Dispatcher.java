@@ -166,7 +166,7 @@ public final class Dispatcher {
         if (collectionRead) {
             dev.cajon.storage.Lookups.clear();
         }
-        if (!keepsView(spec)) {
+        if (dev.cajon.storage.HeldViews.on() && !keepsView(spec)) {
             dev.cajon.storage.HeldViews.release(); // what the commands before it wrote is in the map
         }
         handle(c, spec);

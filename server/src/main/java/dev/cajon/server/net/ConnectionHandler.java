@@ -150,7 +150,7 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
         session = server.newSession(remote, local);
         session.onKill(() -> onLoop(this::closeKilled));
         command = new Ctx(server, session, this);
-        HeldViews.enableOnThisThread(ctx.executor()); // this event loop's commands may keep a collection open (see drain)
+        HeldViews.enableOnThisThread(ctx.executor()); // this loop's commands may keep a collection open (see HeldViews)
         super.channelActive(ctx);
     }
 
@@ -539,11 +539,8 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
     }
 
     private void flushBatch(boolean thenClose) {
-        HeldViews.release();
+        releaseHeld();
         if (lostWrites) {
-            if (!closing) {
-                dropAndClose();
-            }
             return;
         }
         ByteBuf b = batch;
