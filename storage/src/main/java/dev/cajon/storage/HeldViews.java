@@ -67,11 +67,10 @@ public final class HeldViews {
     static final int MAX_PAGES = 32;
 
     /**
-     * Off by default: {@code -Dcajon.heldviews=true} turns holding on. It stays off until serving
-     * blocked clients is made safe with it: a pop for a blocked client runs inside BlockingKeys'
-     * monitor, and two event loops each holding a view there deadlocked (BlockingListTest).
+     * On by default; {@code -Dcajon.heldviews=false} turns holding off (every command then applies
+     * its own writes, as before held views).
      */
-    private static final boolean ON = "true".equals(System.getProperty("cajon.heldviews"));
+    private static final boolean ON = !"false".equals(System.getProperty("cajon.heldviews"));
 
     /** Whether threads may hold views in this process (constant: the checks below fold away when off). */
     public static boolean on() {
@@ -90,6 +89,8 @@ public final class HeldViews {
     private int commands;
     /** A body runs on the held view now. */
     private boolean running;
+    /** Depth of {@link #without}: nothing is held while above 0. */
+    private int suspended;
     /** Whose commands the held view serves: told when they are lost. */
     private Runnable owner;
     /** The owner the next view opened on this thread gets. */
@@ -111,7 +112,7 @@ public final class HeldViews {
     }
 
     /**
-     * Lets this thread hold views from now on (idempotent; off with {@code -Dcajon.heldviews=false}).
+     * Lets this thread hold views from now on (idempotent; nothing when {@code -Dcajon.heldviews=false}).
      * {@code loop} runs tasks on this thread after its current work (a Netty event loop): each
      * view held gets one there that applies it if nothing did before, so a view never stays held
      * past the loop's turn whatever path the connection took.
@@ -166,9 +167,37 @@ public final class HeldViews {
         return h != null && h.view != null;
     }
 
-    /** This thread's holder, or null when it never holds (then callers take their usual path). */
+    /** This thread's holder, or null when it does not hold now (then callers take their usual path). */
     static HeldViews current() {
-        return ON || forTests ? CURRENT.get() : null;
+        if (!ON && !forTests) {
+            return null;
+        }
+        HeldViews h = CURRENT.get();
+        return h == null || h.suspended > 0 ? null : h;
+    }
+
+    /**
+     * Runs {@code body} with what this thread holds applied first and nothing held while it runs:
+     * for code that takes a lock which ranks before the stripes. Serving blocked clients is the
+     * case: it runs under the blocking registry's monitor, which is taken before stripe locks, and
+     * a thread that entered it with a stripe held (its held view), or took one there and kept it,
+     * could wait for a stripe another thread holds while that one waits for the monitor.
+     */
+    public static <T> T without(java.util.function.Supplier<T> body) {
+        if (!ON && !forTests) {
+            return body.get();
+        }
+        HeldViews h = CURRENT.get();
+        if (h == null) {
+            return body.get();
+        }
+        release();
+        h.suspended++;
+        try {
+            return body.get();
+        } finally {
+            h.suspended--;
+        }
     }
 
     /** Whether the held view is {@code key}'s of {@code engine}. */

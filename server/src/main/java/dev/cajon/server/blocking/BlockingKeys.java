@@ -150,6 +150,11 @@ public final class BlockingKeys {
      * it answers, and nothing is queued. Called on the waiter's connection thread.
      */
     public Served block(Waiter w) {
+        // the registry lock ranks before stripe locks: nothing held across it (HeldViews.without)
+        return dev.cajon.storage.HeldViews.without(() -> blockNow(w));
+    }
+
+    private Served blockNow(Waiter w) {
         waiting.incrementAndGet();
         boolean queued = false;
         try {
@@ -335,40 +340,46 @@ public final class BlockingKeys {
         if (ready.isEmpty() || !anyWaiting()) {
             return;
         }
-        synchronized (this) {
-            ArrayDeque<Ready> todo = new ArrayDeque<>(ready);
-            int rounds = 0;
-            while (!todo.isEmpty() && rounds++ < 100_000) {
-                Ready r = todo.pollFirst();
-                ArrayDeque<Waiter> q = byKey.get(Slot.of(r.keyspace(), r.key()));
-                if (q == null) {
+        // the writes are applied first, and the pops for the waiters are applied as they run
+        dev.cajon.storage.HeldViews.without(() -> {
+            serveNow(ready);
+            return null;
+        });
+    }
+
+    private synchronized void serveNow(List<Ready> ready) {
+        ArrayDeque<Ready> todo = new ArrayDeque<>(ready);
+        int rounds = 0;
+        while (!todo.isEmpty() && rounds++ < 100_000) {
+            Ready r = todo.pollFirst();
+            ArrayDeque<Waiter> q = byKey.get(Slot.of(r.keyspace(), r.key()));
+            if (q == null) {
+                continue;
+            }
+            for (Waiter w : List.copyOf(q)) {
+                if (w.done) {
                     continue;
                 }
-                for (Waiter w : List.copyOf(q)) {
-                    if (w.done) {
-                        continue;
-                    }
-                    Served s;
-                    try {
-                        s = w.attempt.tryKey(r.key());
-                    } catch (CollectionAccess.WrongType e) {
-                        // it waits for another type (BLPOP on a key that became a sorted set):
-                        // skipped, as Redis serves only the clients blocked for the key's type
-                        continue;
-                    } catch (RuntimeException e) {
-                        // the waiter's keyspace failed (closed with its app ...): it gets the
-                        // error, and the writer, whose own command is done, is not affected
-                        log.warn("serving a client blocked on a key failed", e);
-                        s = Served.of(x -> x.error(dev.cajon.protocol.RedisErrors.internalError(e)));
-                    }
-                    if (s == null) {
-                        break;
-                    }
-                    remove(w);
-                    w.host.unpark(s.reply());
-                    if (s.pushedTo() != null) {
-                        todo.addLast(new Ready(s.keyspace(), s.pushedTo()));
-                    }
+                Served s;
+                try {
+                    s = w.attempt.tryKey(r.key());
+                } catch (CollectionAccess.WrongType e) {
+                    // it waits for another type (BLPOP on a key that became a sorted set):
+                    // skipped, as Redis serves only the clients blocked for the key's type
+                    continue;
+                } catch (RuntimeException e) {
+                    // the waiter's keyspace failed (closed with its app ...): it gets the
+                    // error, and the writer, whose own command is done, is not affected
+                    log.warn("serving a client blocked on a key failed", e);
+                    s = Served.of(x -> x.error(dev.cajon.protocol.RedisErrors.internalError(e)));
+                }
+                if (s == null) {
+                    break;
+                }
+                remove(w);
+                w.host.unpark(s.reply());
+                if (s.pushedTo() != null) {
+                    todo.addLast(new Ready(s.keyspace(), s.pushedTo()));
                 }
             }
         }
