@@ -55,8 +55,16 @@ import org.slf4j.LoggerFactory;
  * if applying still runs out of room, the stripe is let go for the growth, taken again, and the
  * view applied if the key and its pages are as the view read them. If another thread changed the
  * key in that window, the held commands cannot be applied over it: they are dropped, and the
- * connection that sent them is closed before any of their replies leave ({@link #owner}), as if it
- * had been cut before they ran.
+ * connections that sent them are closed before any of their replies leave ({@link #owner}), as if
+ * they had been cut before those commands ran.
+ *
+ * <h2>Across the connections of a loop's turn</h2>
+ * A connection whose read ends while a view is held ({@link #holding}) does not apply it: its
+ * replies wait for the end of the event loop's turn (the server's {@code GroupCommit}, Redis's
+ * beforeSleep), where the view is applied once and then every waiting connection flushes. So at
+ * {@code -P 1}, fifty clients pushing to one queue make one apply per turn of each loop instead
+ * of one per command. The bounds above still hold, and the other loop waits for the key's stripe
+ * at most one turn.
  */
 public final class HeldViews {
     private static final Logger log = LoggerFactory.getLogger(HeldViews.class);
@@ -91,9 +99,9 @@ public final class HeldViews {
     private boolean running;
     /** Depth of {@link #without}: nothing is held while above 0. */
     private int suspended;
-    /** Whose commands the held view serves: told when they are lost. */
-    private Runnable owner;
-    /** The owner the next view opened on this thread gets. */
+    /** Whose commands the held view serves (connections of this loop's turn): told when they are lost. */
+    private final java.util.ArrayList<Runnable> owners = new java.util.ArrayList<>();
+    /** Who sends the command that runs now ({@link #owner}): it joins the view it runs on. */
     private Runnable nextOwner;
 
     /** This thread's own task queue (see {@link #enableOnThisThread}). */
@@ -161,8 +169,15 @@ public final class HeldViews {
         }
     }
 
-    /** Whether this thread holds a view now (for tests). */
-    static boolean holding() {
+    /**
+     * Whether this thread holds a view now: a connection whose read ends then leaves its replies
+     * for the end of the loop's turn, when the view is applied, so that the other connections of
+     * the turn can add to it.
+     */
+    public static boolean holding() {
+        if (!ON && !forTests) {
+            return false;
+        }
         HeldViews h = CURRENT.get();
         return h != null && h.view != null;
     }
@@ -229,6 +244,10 @@ public final class HeldViews {
         } finally {
             running = false;
         }
+        if (nextOwner != null && (owners.isEmpty() || owners.get(owners.size() - 1) != nextOwner)
+                && !owners.contains(nextOwner)) {
+            owners.add(nextOwner); // another connection's command joins the view
+        }
         between(v);
         return result;
     }
@@ -263,7 +282,10 @@ public final class HeldViews {
             view = cv;
             stripe = s;
             commands = 0;
-            owner = nextOwner;
+            owners.clear();
+            if (nextOwner != null) {
+                owners.add(nextOwner);
+            }
             held = true;
             if (!sweepQueued) {
                 sweepQueued = true;
@@ -292,10 +314,8 @@ public final class HeldViews {
     private void apply() {
         CollectionView v = view;
         KeyspaceEngine en = e;
-        Runnable lostTo = owner;
         view = null;
         e = null;
-        owner = null;
         String lost = null;
         try {
             for (int attempt = 0; ; attempt++) {
@@ -329,11 +349,13 @@ public final class HeldViews {
             userKey = null;
         }
         if (lost != null) {
-            log.error("{}: the held writes on one key are dropped with the client that sent them: {}", en.name, lost);
-            if (lostTo != null) {
-                lostTo.run();
+            log.error("{}: the held writes on one key are dropped with the {} client(s) that sent them: {}",
+                    en.name, owners.size(), lost);
+            for (Runnable r : owners) {
+                r.run();
             }
         }
+        owners.clear();
     }
 
     /** Whether the map holds the key entry and pages as {@code v} read them (none of its new pages). */

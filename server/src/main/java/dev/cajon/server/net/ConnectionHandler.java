@@ -107,6 +107,11 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
     private volatile long lastInteraction;
     /** Writes of this connection's commands held in a collection view could not be applied: it closes. */
     private boolean lostWrites;
+    /**
+     * Whether a read that ends with a view held leaves it for the end of the loop's turn (on by
+     * default; {@code -Dcajon.heldviews.turn=false} applies it at the end of each read instead).
+     */
+    private static final boolean ACROSS_TURN = !"false".equals(System.getProperty("cajon.heldviews.turn"));
     private final Runnable onLost = () -> lostWrites = true;
 
     public ConnectionHandler(ServerContext server) {
@@ -513,11 +518,16 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         lastInteraction = server.clock().nowMillis();
-        releaseHeld();
-        if (lostWrites) {
-            return;
+        // a collection view still held: the other connections of this turn may add to it, and
+        // these replies leave once it is applied, at the end of the turn (GroupCommit)
+        boolean held = ACROSS_TURN && HeldViews.holding();
+        if (!held) {
+            releaseHeld();
+            if (lostWrites) {
+                return;
+            }
         }
-        if (durability.syncBeforeReply() && batch != null && batch.isReadable()) {
+        if (held || durability.syncBeforeReply() && batch != null && batch.isReadable()) {
             // appendfsync always: one sync for every connection of this turn of the loop
             if (!deferred) {
                 deferred = true;

@@ -6,7 +6,12 @@ import io.netty.util.concurrent.FastThreadLocal;
 import java.util.ArrayList;
 
 /**
- * appendfsync always, per event loop: the connections that read and wrote in this turn of the
+ * The end of an event loop's turn, where replies that must wait for it leave: those of a
+ * connection whose read ended with a collection view held ({@link dev.cajon.storage.HeldViews}:
+ * the view is applied here, once for every connection that added to it), and those of
+ * appendfsync always.
+ *
+ * <p>appendfsync always, per event loop: the connections that read and wrote in this turn of the
  * loop wait here with their replies, one sync runs once every connection's commands of the turn
  * have run, and then they all flush. This is Redis's beforeSleep (the AOF is fsynced once per
  * event-loop iteration, before the replies of every client served in it are written). Without it
@@ -33,7 +38,7 @@ final class GroupCommit {
     private GroupCommit() {
     }
 
-    /** Called on {@code loop}: {@code h} flushes after this turn's sync. */
+    /** Called on {@code loop}: {@code h} flushes at the end of this turn (after its sync). */
     static void defer(ConnectionHandler h, EventExecutor loop, Durability durability) {
         GroupCommit g = LOOP.get();
         g.waiting.add(h);
@@ -49,6 +54,7 @@ final class GroupCommit {
         waiting = spare;
         spare = now;
         try {
+            dev.cajon.storage.HeldViews.release(); // the turn's held writes, then their sync
             durability.beforeReply();
         } finally {
             for (ConnectionHandler h : now) {
