@@ -97,8 +97,9 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
      * bounded by their number ({@link NetLimits#MAX_OPEN_FILES}), not by the byte counts.
      */
     private int openFiles;
-    /** When pending output first passed the soft output limit; -1 while under it. */
-    private long softSince = -1;
+    /** The output buffer limits' state for this connection. */
+    private final OutputLimit outputLimit;
+    private final java.util.function.LongSupplier pending = this::pendingBytes;
     /** Refused at connect (maxclients, protected mode): no session, nothing runs. */
     private boolean refused;
     /** A blocking command waits for a key ({@link #park}); nothing after it runs meanwhile. */
@@ -117,6 +118,7 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
     public ConnectionHandler(ServerContext server) {
         this.server = server;
         this.durability = server.store().durability();
+        this.outputLimit = new OutputLimit(server.netLimits(), server.clock()::nowMillis);
     }
 
     // ---------------------------------------------------------------- DecoderLimits
@@ -283,28 +285,9 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
         return (batch == null ? 0 : batch.readableBytes()) + (out == null ? 0 : out.totalPendingWriteBytes());
     }
 
-    /** Redis's checkClientOutputBufferLimits for a normal client, on the output held in memory. */
+    /** Redis's client output buffer limits, on the output held in memory ({@link OutputLimit}). */
     private boolean overOutputLimit() {
-        NetLimits l = server.netLimits();
-        long hard = l.outputHard();
-        long soft = l.outputSoft();
-        if (hard <= 0 && soft <= 0) {
-            return false;
-        }
-        long used = pendingBytes();
-        if (hard > 0 && used >= hard) {
-            return true;
-        }
-        if (soft > 0 && used >= soft) {
-            long now = server.clock().nowMillis();
-            if (softSince < 0) {
-                softSince = now;
-                return false;
-            }
-            return now - softSince > l.outputSoftSeconds() * 1000L;
-        }
-        softSince = -1;
-        return false;
+        return outputLimit.exceeded(pending);
     }
 
     private void closeForOutputLimit() {
