@@ -143,6 +143,9 @@ final class KeyCollections implements CollectionAccess {
         if (h.holds(e, key)) {
             return h.reuse(type, body);
         }
+        if (!write && !HeldViews.READS) {
+            return (T) HeldViews.NOT_HELD; // a read opens nothing to hold (it applies what is held, in locked)
+        }
         HeldViews.release();
         return h.open(e, key, userKey, type, write, body);
     }
