@@ -23,7 +23,6 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.DefaultFileRegion;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.util.ArrayDeque;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -85,7 +84,7 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
     /** A command waits for CLIENT PAUSE to end; it is the first of {@link #waiting}. */
     private boolean postponed;
     /** The postponed command and what was decoded after it, in order (Argv or ProtocolError). */
-    private final ArrayDeque<Object> waiting = new ArrayDeque<>();
+    private final WaitingInput waiting = new WaitingInput();
     /** Fires just after the pause's end time, to ask again. */
     private ScheduledFuture<?> pauseTimer;
     /** Commands wait for pending output to drain (back-pressure); the first of {@link #waiting} is next. */
@@ -215,6 +214,8 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
         waiting.addLast(msg);
         if (!postponed && !throttled && blocked == null) {
             drain();
+        } else if (blocked != null && waiting.bytes() > maxQueryBuffer()) {
+            closeForQueryBuffer(); // a blocked client goes on reading (see WaitingInput)
         }
     }
 
@@ -295,6 +296,11 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
         dropAndClose();
     }
 
+    private void closeForQueryBuffer() {
+        log.warn("Closing client that reached max query buffer length: id={} addr={}", session.id(), session.addr());
+        dropAndClose();
+    }
+
     /** Closes at once; replies not yet sent are dropped, as when Redis frees a client. */
     private void dropAndClose() {
         HeldViews.release(); // the commands that ran are applied (their replies are dropped)
@@ -362,8 +368,7 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
                 return false;
             }
         } else if (msg == RequestDecoder.QUERY_BUFFER_FULL) {
-            log.warn("Closing client that reached max query buffer length: id={} addr={}", session.id(), session.addr());
-            dropAndClose();
+            closeForQueryBuffer();
             return false;
         } else if (msg instanceof ProtocolError) {
             if (!session.repliesSuppressed()) {
