@@ -35,15 +35,20 @@ class BlockedClientInputTest {
         return b.toByteArray();
     }
 
+    /** Sets a limit of 1 MB and blocks {@code blocked} on q. */
+    private static void blockWithLimit(Raw other, Raw blocked) throws IOException {
+        other.send(Raw.command("CONFIG", "SET", "client-query-buffer-limit", "1mb"));
+        assertEquals("+OK\r\n", other.line());
+        blocked.send(Raw.command("BLPOP", "q", "0"));
+    }
+
     @Test
     @Timeout(60)
     void aBlockedClientSendingPastTheQueryBufferLimitIsClosed() throws Exception {
         try (CajonServer server = CajonServer.start(ServerConfig.defaults().withPort(0).withDir(dir).withExpiryWarmup(false));
              Raw other = Raw.connect(server.port());
              Raw blocked = Raw.connect(server.port())) {
-            other.send(Raw.command("CONFIG", "SET", "client-query-buffer-limit", "1mb"));
-            assertEquals("+OK\r\n", other.line());
-            blocked.send(Raw.command("BLPOP", "q", "0"));
+            blockWithLimit(other, blocked);
             Thread writer = new Thread(() -> {
                 try {
                     OutputStream out = blocked.socket.getOutputStream();
@@ -73,9 +78,7 @@ class BlockedClientInputTest {
         try (CajonServer server = CajonServer.start(ServerConfig.defaults().withPort(0).withDir(dir).withExpiryWarmup(false));
              Raw other = Raw.connect(server.port());
              Raw blocked = Raw.connect(server.port())) {
-            other.send(Raw.command("CONFIG", "SET", "client-query-buffer-limit", "1mb"));
-            assertEquals("+OK\r\n", other.line());
-            blocked.send(Raw.command("BLPOP", "q", "0"));
+            blockWithLimit(other, blocked);
             blocked.send(sets(0, 300)); // about 300 KB
             Thread.sleep(200);
             other.send(Raw.command("EXISTS", "x0"));
