@@ -70,15 +70,21 @@ public final class ClientFamily {
 
     /**
      * One line of CLIENT LIST / CLIENT INFO, with the fields Redis 7.0 prints in its order, then
-     * 7.2's lib-name and lib-ver, then Cajon's app. What Cajon has no notion of (file descriptors,
-     * query buffer sizes, memory per client, subscriptions) prints as Redis prints an idle client's.
+     * 7.2's lib-name and lib-ver, then Cajon's app. qbuf is the input received and decoded that
+     * waits to run (behind a blocked or paused command), omem the replies the socket has not taken
+     * yet, tot-mem their sum, and events {@code rw} while replies are pending. What Cajon has no
+     * notion of (file descriptors, buffer sizes Netty keeps, subscriptions) prints as Redis prints
+     * an idle client's.
      */
     static String describe(ClientSession s, long now) {
+        long qbuf = s.inputBytes();
+        long omem = s.outputBytes();
         return "id=" + s.id() + " addr=" + s.addr() + " laddr=" + s.laddr() + " fd=-1 name=" + s.name()
                 + " age=" + (now - s.createdMillis()) / 1000 + " idle=" + (now - s.lastInteractionMillis()) / 1000
                 + " flags=" + flags(s) + " db=" + s.db()
-                + " sub=0 psub=0 ssub=0 multi=" + s.transaction().multiCount() + " qbuf=0 qbuf-free=0 argv-mem=0"
-                + " multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=" + s.lastCommand()
+                + " sub=0 psub=0 ssub=0 multi=" + s.transaction().multiCount() + " qbuf=" + qbuf + " qbuf-free=0 argv-mem=0"
+                + " multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=" + omem + " tot-mem=" + (qbuf + omem)
+                + " events=" + (omem > 0 ? "rw" : "r") + " cmd=" + s.lastCommand()
                 + " user=" + s.app() + " redir=-1"
                 + " resp=" + s.protocol().version()
                 + " lib-name=" + s.libName() + " lib-ver=" + s.libVersion()

@@ -155,6 +155,8 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter
         String local = String.valueOf(ctx.channel().localAddress()).replaceFirst("^.*?/", "");
         session = server.newSession(remote, local);
         session.onKill(() -> onLoop(this::closeKilled));
+        ChannelOutboundBuffer out = ctx.channel().unsafe().outboundBuffer(); // CLIENT LIST's omem and qbuf
+        session.buffers(() -> out == null ? 0 : out.totalPendingWriteBytes(), waiting::bytes);
         command = new Ctx(server, session, this);
         HeldViews.enableOnThisThread(ctx.executor()); // this loop's commands may keep a collection open (see HeldViews)
         super.channelActive(ctx);

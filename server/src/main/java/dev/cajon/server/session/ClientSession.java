@@ -168,6 +168,26 @@ public final class ClientSession {
     private boolean replySkip;
     private boolean replySkipNext;
 
+    /** The connection's output not yet taken by the socket, and its input decoded but not run (any thread). */
+    private volatile java.util.function.LongSupplier output = () -> 0;
+    private volatile java.util.function.LongSupplier input = () -> 0;
+
+    /** Set by the connection: what CLIENT LIST's omem and qbuf read, from any thread. */
+    public void buffers(java.util.function.LongSupplier output, java.util.function.LongSupplier input) {
+        this.output = output;
+        this.input = input;
+    }
+
+    /** Bytes of replies written to the connection that the socket has not taken yet (omem). */
+    public long outputBytes() {
+        return output.getAsLong();
+    }
+
+    /** Bytes of commands received and decoded that wait to run (qbuf). */
+    public long inputBytes() {
+        return input.getAsLong();
+    }
+
     /** The connection's way to close itself, from any thread (it moves onto its own event loop). */
     public void onKill(Runnable closer) {
         this.onKill = closer;
