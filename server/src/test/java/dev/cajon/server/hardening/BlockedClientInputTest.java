@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * meanwhile waits, decoded, until it is served. That input is bounded by
  * client-query-buffer-limit, as Redis bounds a blocked client's query buffer: past it the client
  * is closed, none of its waiting commands run, and it no longer waits for the key. Under the limit
- * nothing changes: served, it runs what it sent, in order.
+ * nothing changes: served, it runs what it sent, in order. A real redis-server, given the same
+ * scenario, closes the client the same way.
  */
 class BlockedClientInputTest {
     private static final String VALUE = "v".repeat(1000);
@@ -45,9 +46,24 @@ class BlockedClientInputTest {
     @Test
     @Timeout(60)
     void aBlockedClientSendingPastTheQueryBufferLimitIsClosed() throws Exception {
-        try (CajonServer server = CajonServer.start(ServerConfig.defaults().withPort(0).withDir(dir).withExpiryWarmup(false));
-             Raw other = Raw.connect(server.port());
-             Raw blocked = Raw.connect(server.port())) {
+        try (CajonServer server = CajonServer.start(ServerConfig.defaults().withPort(0).withDir(dir).withExpiryWarmup(false))) {
+            floodWhileBlocked(server.port());
+        }
+    }
+
+    /** The same scenario against a real redis-server: it closes the client the same way. */
+    @Test
+    @Timeout(60)
+    void redisClosesSuchAClientTheSameWay() throws Exception {
+        try (RedisProc redis = RedisProc.start()) {
+            floodWhileBlocked(redis.port);
+        }
+    }
+
+    /** Blocks a client on q, sends 3 MB past a 1 MB limit behind it, and checks what follows. */
+    private static void floodWhileBlocked(int port) throws Exception {
+        try (Raw other = Raw.connect(port);
+             Raw blocked = Raw.connect(port)) {
             blockWithLimit(other, blocked);
             Thread writer = new Thread(() -> {
                 try {
