@@ -13,22 +13,20 @@ import dev.cajon.server.command.Handler;
 import dev.cajon.storage.ZSetOps;
 import dev.cajon.storage.ZSetOps.AddOptions;
 import dev.cajon.storage.ZSetOps.AddResult;
-import dev.cajon.storage.ZSetOps.LexBound;
 import dev.cajon.storage.ZSetOps.LexRange;
 import dev.cajon.storage.ZSetOps.Member;
 import dev.cajon.storage.ZSetOps.ScoreRange;
 import dev.cajon.storage.collection.CollectionAccess;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
  * Sorted sets (ZADD, ZRANGE, ZUNIONSTORE, ZSCAN ...), with Redis 7.0.15's parsing order, error
  * texts and reply shapes (t_zset.c): the handlers parse and reply, {@link ZSetOps} does the work.
  * Variants share one body as in Redis: ZADD and ZINCRBY ({@link #zaddGeneric}), the whole ZRANGE
- * family and ZRANGESTORE ({@link #zrangeGeneric}), ZUNION/ZINTER/ZDIFF, their STORE forms and
- * ZINTERCARD ({@link #combineGeneric}), ZPOPMIN/ZPOPMAX/ZMPOP ({@link #popReply}).
+ * family and ZRANGESTORE ({@link #zrangeGeneric}), ZPOPMIN/ZPOPMAX/ZMPOP ({@link #popReply}).
+ * ZUNION, ZINTER, ZDIFF, their STORE forms and ZINTERCARD are {@link ZSetAlgebraCommands}'s, the
+ * arguments' parsing {@link ZSetArgs}'s.
  *
  * <p>Scores are doubles in replies ({@code ,} in RESP3, a bulk string in RESP2); WITHSCORES gives
  * a flat member, score list in RESP2 and [member, score] pairs in RESP3, as Redis 7.0 does.
@@ -52,237 +50,10 @@ public final class SortedSetFamily {
         return c.keyspace().zsets();
     }
 
-    // ------------------------------------------------------------------ number parsing
-
-    private static boolean isSpace(int b) {
-        return b == ' ' || b == '\t' || b == '\n' || b == 0x0b || b == '\f' || b == '\r';
-    }
-
-    private static boolean isDigit(int b) {
-        return b >= '0' && b <= '9';
-    }
-
-    private static boolean isHex(int b) {
-        return isDigit(b) || b >= 'a' && b <= 'f' || b >= 'A' && b <= 'F';
-    }
-
-    private static boolean matchesWord(byte[] b, int at, String word) {
-        if (at + word.length() > b.length) {
-            return false;
-        }
-        for (int i = 0; i < word.length(); i++) {
-            if ((b[at + i] | 0x20) != word.charAt(i)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /**
-     * C's strtod on {@code b[from..]}: the value and, in {@code end[0]}, where parsing stopped
-     * (== from when nothing was converted); {@code end[1]} is 1 when the value overflowed or
-     * underflowed to zero (strtod's ERANGE with HUGE_VAL or 0). NaN for "nan".
-     */
-    static double strtod(byte[] b, int from, int[] end) {
-        int i = from;
-        end[1] = 0;
-        while (i < b.length && isSpace(b[i])) {
-            i++;
-        }
-        boolean neg = false;
-        if (i < b.length && (b[i] == '+' || b[i] == '-')) {
-            neg = b[i] == '-';
-            i++;
-        }
-        if (matchesWord(b, i, "infinity")) {
-            end[0] = i + 8;
-            return neg ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
-        }
-        if (matchesWord(b, i, "inf")) {
-            end[0] = i + 3;
-            return neg ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
-        }
-        if (matchesWord(b, i, "nan")) {
-            int j = i + 3;
-            if (j < b.length && b[j] == '(') {
-                int k = j + 1;
-                while (k < b.length && (isDigit(b[k]) || (b[k] | 0x20) >= 'a' && (b[k] | 0x20) <= 'z' || b[k] == '_')) {
-                    k++;
-                }
-                if (k < b.length && b[k] == ')') {
-                    j = k + 1;
-                }
-            }
-            end[0] = j;
-            return Double.NaN;
-        }
-        StringBuilder sb = new StringBuilder(neg ? "-" : "");
-        boolean nonZero = false;
-        if (i + 1 < b.length && b[i] == '0' && (b[i + 1] | 0x20) == 'x'
-                && (i + 2 < b.length && isHex(b[i + 2]) || i + 3 < b.length && b[i + 2] == '.' && isHex(b[i + 3]))) {
-            int j = i + 2;
-            sb.append("0x");
-            int digits = 0;
-            while (j < b.length && isHex(b[j])) {
-                nonZero |= b[j] != '0';
-                sb.append((char) b[j++]);
-                digits++;
-            }
-            if (j < b.length && b[j] == '.') {
-                sb.append('.');
-                j++;
-                while (j < b.length && isHex(b[j])) {
-                    nonZero |= b[j] != '0';
-                    sb.append((char) b[j++]);
-                    digits++;
-                }
-            }
-            if (digits == 0) {
-                end[0] = from;
-                return 0;
-            }
-            String exp = "p0";
-            if (j < b.length && (b[j] | 0x20) == 'p') {
-                int k = j + 1;
-                if (k < b.length && (b[k] == '+' || b[k] == '-')) {
-                    k++;
-                }
-                if (k < b.length && isDigit(b[k])) {
-                    while (k < b.length && isDigit(b[k])) {
-                        k++;
-                    }
-                    exp = new String(b, j, k - j, StandardCharsets.ISO_8859_1);
-                    j = k;
-                }
-            }
-            sb.append(exp);
-            end[0] = j;
-        } else {
-            int j = i;
-            int digits = 0;
-            while (j < b.length && isDigit(b[j])) {
-                nonZero |= b[j] != '0';
-                sb.append((char) b[j++]);
-                digits++;
-            }
-            if (j < b.length && b[j] == '.') {
-                int k = j + 1;
-                StringBuilder frac = new StringBuilder(".");
-                while (k < b.length && isDigit(b[k])) {
-                    nonZero |= b[k] != '0';
-                    frac.append((char) b[k++]);
-                    digits++;
-                }
-                if (digits > 0) {
-                    sb.append(frac);
-                    j = k;
-                }
-            }
-            if (digits == 0) {
-                end[0] = from;
-                return 0;
-            }
-            if (j < b.length && (b[j] | 0x20) == 'e') {
-                int k = j + 1;
-                if (k < b.length && (b[k] == '+' || b[k] == '-')) {
-                    k++;
-                }
-                if (k < b.length && isDigit(b[k])) {
-                    while (k < b.length && isDigit(b[k])) {
-                        k++;
-                    }
-                    // keep the exponent within what Double.parseDouble reads exactly
-                    String e = new String(b, j + 1, k - j - 1, StandardCharsets.ISO_8859_1);
-                    sb.append('e').append(clampExponent(e));
-                    j = k;
-                }
-            }
-            end[0] = j;
-        }
-        double v = Double.parseDouble(sb.toString());
-        if (Double.isInfinite(v) || v == 0 && nonZero) {
-            end[1] = 1;
-        }
-        return v;
-    }
-
-    private static String clampExponent(String e) {
-        boolean neg = e.startsWith("-");
-        String digits = e.startsWith("-") || e.startsWith("+") ? e.substring(1) : e;
-        digits = digits.replaceFirst("^0+(?=\\d)", "");
-        if (digits.length() > 6) {
-            digits = "999999";
-        }
-        return (neg ? "-" : "") + digits;
-    }
-
-    /** Redis's string2d (getDoubleFromObject): the whole argument, no leading space, no overflow, not NaN. */
-    static double parseScore(byte[] b, String error) {
-        if (b.length == 0 || isSpace(b[0])) {
-            throw new CommandError(error);
-        }
-        int[] end = new int[2];
-        double v = strtod(b, 0, end);
-        if (end[0] != b.length || end[1] == 1 || Double.isNaN(v)) {
-            throw new CommandError(error);
-        }
-        return v;
-    }
-
-    /** One end of a score range, as Redis's zslParseRange: strtod up to the end (or a NUL), not NaN. */
-    private static double rangeItem(byte[] b, boolean[] exclusive, int which) {
-        int from = 0;
-        if (b.length > 0 && b[0] == '(') {
-            exclusive[which] = true;
-            from = 1;
-        }
-        int[] end = new int[2];
-        double v = strtod(b, from, end); // converting nothing leaves end[0] at from, and v 0, as strtod
-        int stop = end[0];
-        if (stop < b.length && b[stop] != 0 || Double.isNaN(v)) {
-            throw new CommandError(RedisErrors.ZRANGE_MIN_MAX_NOT_FLOAT);
-        }
-        return v;
-    }
-
-    static ScoreRange scoreRange(byte[] min, byte[] max) {
-        boolean[] ex = new boolean[2];
-        double lo = rangeItem(min, ex, 0);
-        double hi = rangeItem(max, ex, 1);
-        return new ScoreRange(lo, ex[0], hi, ex[1]);
-    }
-
-    private static LexBound lexItem(byte[] b) {
-        if (b.length == 0) {
-            return null;
-        }
-        switch (b[0]) {
-            case '+':
-                return b.length == 1 || b[1] == 0 ? LexBound.PLUS : null;
-            case '-':
-                return b.length == 1 || b[1] == 0 ? LexBound.MINUS : null;
-            case '(':
-                return new LexBound(LexBound.Kind.EXCLUSIVE, Arrays.copyOfRange(b, 1, b.length));
-            case '[':
-                return new LexBound(LexBound.Kind.INCLUSIVE, Arrays.copyOfRange(b, 1, b.length));
-            default:
-                return null;
-        }
-    }
-
-    static LexRange lexRange(byte[] min, byte[] max) {
-        LexBound lo = lexItem(min);
-        LexBound hi = lexItem(max);
-        if (lo == null || hi == null) {
-            throw new CommandError(RedisErrors.ZRANGE_MIN_MAX_NOT_LEX);
-        }
-        return new LexRange(lo, hi);
-    }
-
     // ------------------------------------------------------------------ replies
 
     /** Members, with scores as RESP2's flat list or RESP3's pairs. */
-    private static void members(Ctx c, List<Member> list, boolean withScores) {
+    static void members(Ctx c, List<Member> list, boolean withScores) {
         boolean pairs = withScores && c.protocol().isResp3();
         c.arrayHeader(withScores && !pairs ? list.size() * 2L : list.size());
         for (Member m : list) {
@@ -341,7 +112,7 @@ public final class SortedSetFamily {
         double[] scores = new double[pairs];
         byte[][] members = new byte[pairs][];
         for (int j = 0; j < pairs; j++) {
-            scores[j] = parseScore(c.arg(idx + j * 2), RedisErrors.NOT_FLOAT);
+            scores[j] = ZSetArgs.parseScore(c.arg(idx + j * 2), RedisErrors.NOT_FLOAT);
             members[j] = c.arg(idx + j * 2 + 1);
         }
         AddResult r = zsets(c).add(c.arg(1), new AddOptions(nx, xx, gt, lt, incr), scores, members);
@@ -410,12 +181,12 @@ public final class SortedSetFamily {
     }
 
     static void zcount(Ctx c) {
-        ScoreRange r = scoreRange(c.arg(2), c.arg(3));
+        ScoreRange r = ZSetArgs.scoreRange(c.arg(2), c.arg(3));
         c.integer(zsets(c).count(c.arg(1), r));
     }
 
     static void zlexcount(Ctx c) {
-        LexRange r = lexRange(c.arg(2), c.arg(3));
+        LexRange r = ZSetArgs.lexRange(c.arg(2), c.arg(3));
         c.integer(zsets(c).lexCount(c.arg(1), r));
     }
 
@@ -443,12 +214,12 @@ public final class SortedSetFamily {
     }
 
     static void zremrangebyscore(Ctx c) {
-        ScoreRange r = scoreRange(c.arg(2), c.arg(3));
+        ScoreRange r = ZSetArgs.scoreRange(c.arg(2), c.arg(3));
         c.integer(zsets(c).removeByScore(c.arg(1), r));
     }
 
     static void zremrangebylex(Ctx c) {
-        LexRange r = lexRange(c.arg(2), c.arg(3));
+        LexRange r = ZSetArgs.lexRange(c.arg(2), c.arg(3));
         c.integer(zsets(c).removeByLex(c.arg(1), r));
     }
 
@@ -508,8 +279,8 @@ public final class SortedSetFamily {
         ZSetOps.Range range;
         switch (by) {
             case RANK -> range = new ZSetOps.RankRange(ArgCursor.parseLong(c.arg(minIdx)), ArgCursor.parseLong(c.arg(maxIdx)));
-            case SCORE -> range = new ZSetOps.ScoreSpan(scoreRange(c.arg(minIdx), c.arg(maxIdx)), offset, limit);
-            default -> range = new ZSetOps.LexSpan(lexRange(c.arg(minIdx), c.arg(maxIdx)), offset, limit);
+            case SCORE -> range = new ZSetOps.ScoreSpan(ZSetArgs.scoreRange(c.arg(minIdx), c.arg(maxIdx)), offset, limit);
+            default -> range = new ZSetOps.LexSpan(ZSetArgs.lexRange(c.arg(minIdx), c.arg(maxIdx)), offset, limit);
         }
         if (store) {
             long stored = zsets(c).rangeStore(c.arg(1), key, range, reverse);
@@ -663,111 +434,6 @@ public final class SortedSetFamily {
         keyAndMembers(c, r.key(), r.members());
     }
 
-    // ------------------------------------------------------------------ ZUNION, ZINTER, ZDIFF
-
-    private static void combineGeneric(Ctx c, byte[] dst, int numkeysIdx, ZSetOps.SetOp op, boolean cardOnly) {
-        long setnum = ArgCursor.parseLong(c.arg(numkeysIdx));
-        if (setnum < 1) {
-            throw new CommandError(RedisErrors.atLeastOneInputKey(c.spec().name()));
-        }
-        if (setnum > c.argc() - (numkeysIdx + 1)) {
-            throw new CommandError(RedisErrors.SYNTAX);
-        }
-        int n = (int) setnum;
-        byte[][] keys = new byte[n][];
-        for (int i = 0; i < n; i++) {
-            keys[i] = c.arg(numkeysIdx + 1 + i);
-        }
-        double[] weights = new double[n];
-        Arrays.fill(weights, 1.0);
-        ZSetOps.Aggregate agg = ZSetOps.Aggregate.SUM;
-        boolean withScores = false;
-        long limit = 0;
-        try {
-            int j = numkeysIdx + 1 + n;
-            int remaining = c.argc() - j;
-            while (remaining > 0) {
-                byte[] a = c.arg(j);
-                if (op != ZSetOps.SetOp.DIFF && !cardOnly && remaining >= n + 1 && ArgCursor.is(a, "weights")) {
-                    j++;
-                    remaining--;
-                    for (int i = 0; i < n; i++, j++, remaining--) {
-                        weights[i] = parseScore(c.arg(j), RedisErrors.ZSET_WEIGHT_NOT_FLOAT);
-                    }
-                } else if (op != ZSetOps.SetOp.DIFF && !cardOnly && remaining >= 2 && ArgCursor.is(a, "aggregate")) {
-                    j++;
-                    byte[] how = c.arg(j);
-                    if (ArgCursor.is(how, "sum")) {
-                        agg = ZSetOps.Aggregate.SUM;
-                    } else if (ArgCursor.is(how, "min")) {
-                        agg = ZSetOps.Aggregate.MIN;
-                    } else if (ArgCursor.is(how, "max")) {
-                        agg = ZSetOps.Aggregate.MAX;
-                    } else {
-                        throw new CommandError(RedisErrors.SYNTAX);
-                    }
-                    j++;
-                    remaining -= 2;
-                } else if (remaining >= 1 && dst == null && !cardOnly && ArgCursor.is(a, "withscores")) {
-                    j++;
-                    remaining--;
-                    withScores = true;
-                } else if (cardOnly && remaining >= 2 && ArgCursor.is(a, "limit")) {
-                    j++;
-                    limit = atLeast(c.arg(j), 0, RedisErrors.LIMIT_NEGATIVE);
-                    j++;
-                    remaining -= 2;
-                } else {
-                    throw new CommandError(RedisErrors.SYNTAX);
-                }
-            }
-        } catch (CommandError e) {
-            zsets(c).checkInputs(keys); // Redis looks the inputs up (WRONGTYPE) before it parses the options
-            throw e;
-        }
-        if (cardOnly) {
-            c.integer(zsets(c).interCard(keys, limit));
-            return;
-        }
-        List<Member> result = zsets(c).combine(op, keys, weights, agg, dst);
-        if (dst != null) {
-            if (!result.isEmpty()) {
-                BlockingSortedSets.signal(c, dst);
-            }
-            c.integer(result.size());
-        } else {
-            members(c, result, withScores);
-        }
-    }
-
-    static void zunion(Ctx c) {
-        combineGeneric(c, null, 1, ZSetOps.SetOp.UNION, false);
-    }
-
-    static void zinter(Ctx c) {
-        combineGeneric(c, null, 1, ZSetOps.SetOp.INTER, false);
-    }
-
-    static void zdiff(Ctx c) {
-        combineGeneric(c, null, 1, ZSetOps.SetOp.DIFF, false);
-    }
-
-    static void zunionstore(Ctx c) {
-        combineGeneric(c, c.arg(1), 2, ZSetOps.SetOp.UNION, false);
-    }
-
-    static void zinterstore(Ctx c) {
-        combineGeneric(c, c.arg(1), 2, ZSetOps.SetOp.INTER, false);
-    }
-
-    static void zdiffstore(Ctx c) {
-        combineGeneric(c, c.arg(1), 2, ZSetOps.SetOp.DIFF, false);
-    }
-
-    static void zintercard(Ctx c) {
-        combineGeneric(c, null, 1, ZSetOps.SetOp.INTER, true);
-    }
-
     // ------------------------------------------------------------------ ZRANDMEMBER, ZSCAN
 
     static void zrandmember(Ctx c) {
@@ -879,13 +545,13 @@ public final class SortedSetFamily {
         t.register(cmd("zremrangebyrank", 4, "write", 1, 1, 1, "sorted-set", "2.0.0", "Remove all members in a sorted set within the given indexes", w(SortedSetFamily::zremrangebyrank)));
         t.register(cmd("zremrangebyscore", 4, "write", 1, 1, 1, "sorted-set", "1.2.0", "Remove all members in a sorted set within the given scores", w(SortedSetFamily::zremrangebyscore)));
         t.register(cmd("zremrangebylex", 4, "write", 1, 1, 1, "sorted-set", "2.8.9", "Remove all members in a sorted set between the given lexicographical range", w(SortedSetFamily::zremrangebylex)));
-        t.register(cmd("zunion", -3, "readonly movablekeys", 0, 0, 0, "sorted-set", "6.2.0", "Add multiple sorted sets", w(SortedSetFamily::zunion)));
-        t.register(cmd("zinter", -3, "readonly movablekeys", 0, 0, 0, "sorted-set", "6.2.0", "Intersect multiple sorted sets", w(SortedSetFamily::zinter)));
-        t.register(cmd("zdiff", -3, "readonly movablekeys", 0, 0, 0, "sorted-set", "6.2.0", "Subtract multiple sorted sets", w(SortedSetFamily::zdiff)));
-        t.register(cmd("zunionstore", -4, "write denyoom movablekeys", 1, 1, 1, "sorted-set", "2.0.0", "Add multiple sorted sets and store the resulting sorted set in a new key", w(SortedSetFamily::zunionstore)));
-        t.register(cmd("zinterstore", -4, "write denyoom movablekeys", 1, 1, 1, "sorted-set", "2.0.0", "Intersect multiple sorted sets and store the resulting sorted set in a new key", w(SortedSetFamily::zinterstore)));
-        t.register(cmd("zdiffstore", -4, "write denyoom movablekeys", 1, 1, 1, "sorted-set", "6.2.0", "Subtract multiple sorted sets and store the resulting sorted set in a new key", w(SortedSetFamily::zdiffstore)));
-        t.register(cmd("zintercard", -3, "readonly movablekeys", 0, 0, 0, "sorted-set", "7.0.0", "Intersect multiple sorted sets and return the cardinality of the result", w(SortedSetFamily::zintercard)));
+        t.register(cmd("zunion", -3, "readonly movablekeys", 0, 0, 0, "sorted-set", "6.2.0", "Add multiple sorted sets", w(ZSetAlgebraCommands::zunion)));
+        t.register(cmd("zinter", -3, "readonly movablekeys", 0, 0, 0, "sorted-set", "6.2.0", "Intersect multiple sorted sets", w(ZSetAlgebraCommands::zinter)));
+        t.register(cmd("zdiff", -3, "readonly movablekeys", 0, 0, 0, "sorted-set", "6.2.0", "Subtract multiple sorted sets", w(ZSetAlgebraCommands::zdiff)));
+        t.register(cmd("zunionstore", -4, "write denyoom movablekeys", 1, 1, 1, "sorted-set", "2.0.0", "Add multiple sorted sets and store the resulting sorted set in a new key", w(ZSetAlgebraCommands::zunionstore)));
+        t.register(cmd("zinterstore", -4, "write denyoom movablekeys", 1, 1, 1, "sorted-set", "2.0.0", "Intersect multiple sorted sets and store the resulting sorted set in a new key", w(ZSetAlgebraCommands::zinterstore)));
+        t.register(cmd("zdiffstore", -4, "write denyoom movablekeys", 1, 1, 1, "sorted-set", "6.2.0", "Subtract multiple sorted sets and store the resulting sorted set in a new key", w(ZSetAlgebraCommands::zdiffstore)));
+        t.register(cmd("zintercard", -3, "readonly movablekeys", 0, 0, 0, "sorted-set", "7.0.0", "Intersect multiple sorted sets and return the cardinality of the result", w(ZSetAlgebraCommands::zintercard)));
         t.register(cmd("zrandmember", -2, "readonly", 1, 1, 1, "sorted-set", "6.2.0", "Get one or multiple random elements from a sorted set", w(SortedSetFamily::zrandmember)));
         t.register(cmd("zscan", -3, "readonly", 1, 1, 1, "sorted-set", "2.8.0", "Incrementally iterate sorted sets elements and associated scores", w(SortedSetFamily::zscan)));
     }
