@@ -63,9 +63,9 @@ import org.slf4j.LoggerFactory;
  * A connection whose read ends while a view is held ({@link #holding}) does not apply it: its
  * replies wait for the end of the event loop's turn (the server's {@code GroupCommit}, Redis's
  * beforeSleep), where the view is applied once and then every waiting connection flushes. So at
- * {@code -P 1}, fifty clients pushing to one queue make one apply per turn of each loop instead
- * of one per command. The bounds above still hold, and the other loop waits for the key's stripe
- * at most one turn.
+ * {@code -P 1} the connections of one turn that write one key share an apply instead of making
+ * one per read (measured: it moves no rate beyond this machine's noise, see docs/BENCHMARKS.md).
+ * The bounds above still hold, and the other loop waits for the key's stripe at most one turn.
  */
 public final class HeldViews {
     private static final Logger log = LoggerFactory.getLogger(HeldViews.class);
@@ -73,7 +73,7 @@ public final class HeldViews {
     /** Commands a view serves before it is applied anyway. */
     static final int MAX_COMMANDS = 128;
     /** Buffered pages (written or freed) past which a view is applied after its command. */
-    static final int MAX_PAGES = Integer.getInteger("cajon.heldviews.maxpages", 32);
+    static final int MAX_PAGES = 32;
     /**
      * Buffered page bytes past which a view is applied after its command: half a slot of the
      * collections journal ({@link Journals#COLLECTION_SLOT_SIZE}), so that with the next command's
@@ -82,7 +82,7 @@ public final class HeldViews {
      * 32-page bound alone: within this machine's noise (HSET, SADD, ZADD, LPUSH, LPOP; four A/B
      * runs, one of which had HSET and ZADD 10-30 % faster with the smaller batches).
      */
-    static final int MAX_BYTES = Integer.getInteger("cajon.heldviews.maxbytes", Journals.COLLECTION_SLOT_SIZE / 2);
+    static final int MAX_BYTES = Journals.COLLECTION_SLOT_SIZE / 2;
 
     /**
      * On by default; {@code -Dcajon.heldviews=false} turns holding off (every command then applies
@@ -99,8 +99,9 @@ public final class HeldViews {
      * Whether a read on a key nothing holds opens a view to hold; off by default
      * ({@code -Dcajon.heldviews.reads=true} turns it on). A read has no write to save up, and a
      * view it held would keep the key's stripe, and so the other loop, waiting to the end of the
-     * turn: LRANGE_100 at -P 16 ran 1.14x faster (geometric mean of four alternating runs, 87k
-     * against 76k rps) without it. A read on the key a write holds still runs on that view.
+     * turn. LRANGE_100 at -P 16, four alternating runs: 87k against 76k rps (geometric means), three
+     * of the four faster without it, within this machine's noise. A read on the key a write holds
+     * still runs on that view.
      */
     static final boolean READS = "true".equals(System.getProperty("cajon.heldviews.reads"));
 
