@@ -49,7 +49,7 @@ import org.slf4j.LoggerFactory;
  * Another thread's command on the key waits for the stripe, so it sees the held commands
  * either all or none, as if they ran just before it; lock-free readers (SCAN, KEYS) see them once
  * applied, before their replies are sent. The apps' quotas and INFO's counts lag by at most one
- * read batch.
+ * turn of the event loop.
  *
  * <h2>Out of room</h2>
  * Applying can find the map full. The view is not held when the keyspace already needs growth;
