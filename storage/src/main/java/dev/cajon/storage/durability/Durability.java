@@ -1,6 +1,7 @@
 package dev.cajon.storage.durability;
 
 import java.io.IOException;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,6 +46,8 @@ import org.slf4j.LoggerFactory;
 public final class Durability implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Durability.class);
     private static final Map<Path, Durability> BY_DIR = new ConcurrentHashMap<>();
+    /** How long {@link #close} lets a running pass finish before it interrupts it. */
+    static final long CLOSE_WAIT_SECONDS = 30;
 
     /** Tracks nothing and syncs nothing: files outside a registered data directory. */
     public static final Durability OFF = new Durability(FsyncPolicy.NO);
@@ -244,6 +247,10 @@ public final class Durability implements AutoCloseable {
             t.sync(counting);
         } catch (NoSuchFileException e) {
             // deleted or replaced since it was written; whoever replaced it synced the new file
+        } catch (ClosedByInterruptException e) {
+            // this thread was interrupted (a close that stopped waiting): not the disk's fault,
+            // and the file is still unsynced, so the next pass (close's last one) takes it
+            enqueue(t);
         } catch (IOException | RuntimeException e) {
             errors.incrementAndGet();
             log.error("fsync of {} failed: {}", t, e.toString());
@@ -359,14 +366,25 @@ public final class Durability implements AutoCloseable {
         }
     }
 
-    /** Stops the thread, runs a last pass (when the policy syncs) and forgets the directories. */
+    /**
+     * Stops the thread, runs a last pass (when the policy syncs) and forgets the directories.
+     *
+     * <p>The thread is let finish the pass it is in, not interrupted: an interrupt inside
+     * {@code FileChannel.force} closes the channel ({@code ClosedByInterruptException}), and the
+     * files that pass had taken would then miss both it and the last pass below. Only a pass
+     * still running after {@link #CLOSE_WAIT_SECONDS} (a disk that stopped answering) is
+     * interrupted; whatever it had not synced goes back in the queue for the last pass.
+     */
     @Override
     public synchronized void close() {
         closed = true;
         if (thread != null) {
-            thread.shutdownNow();
+            thread.shutdown();
             try {
-                thread.awaitTermination(5, TimeUnit.SECONDS);
+                if (!thread.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                    thread.shutdownNow();
+                    thread.awaitTermination(5, TimeUnit.SECONDS);
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
