@@ -30,6 +30,18 @@ public final class RedisErrors {
     public static final String PROTOCOL_VERSION = "ERR Protocol version is not an integer or out of range";
     public static final String SAME_OBJECT = "ERR source and destination objects are the same";
     public static final String OOM = "OOM command not allowed when used memory > 'maxmemory'.";
+    /**
+     * Cajon's own: a command that adds data while the data directory's disk is under its floor
+     * (min-free-disk). The MISCONF code is Redis's for "cannot persist, writes are disabled".
+     */
+    public static final String DISK_LOW = "MISCONF Cajon is short of disk space for its data directory (less than"
+            + " 'min-free-disk' is free). Commands that may add data are disabled until there is room again.";
+
+    /** A write that found too little disk for what it needed ({@code detail}); nothing of it was written. */
+    public static String diskFull(String detail) {
+        return "MISCONF Cajon is short of disk space for its data directory: " + detail
+                + ". Commands that may add data are disabled until there is room again.";
+    }
     public static final String NX_XX_GT_LT =
             "ERR NX and XX, GT or LT options at the same time are not compatible";
     public static final String GT_AND_LT = "ERR GT and LT options at the same time are not compatible";

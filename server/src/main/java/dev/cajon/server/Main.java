@@ -92,6 +92,11 @@ public final class Main implements Callable<Integer> {
                     + " (once a second, the default) or no (when the OS likes). Every policy survives kill -9.")
     String appendfsync = "everysec";
 
+    @Option(names = "--min-free-disk", paramLabel = "BYTES",
+            description = "Below this much free space on the data directory's disk, commands that add data are"
+                    + " refused with -MISCONF; reads and deletes go on (default: 64mb; 0 turns it off).")
+    String minFreeDisk = "64mb";
+
     @Option(names = "--maxclients", paramLabel = "N",
             description = "Most clients connected at once (default: ${DEFAULT-VALUE}); the open files limit is raised to fit.")
     int maxclients = dev.cajon.server.limits.NetSettings.DEFAULT_MAXCLIENTS;
@@ -233,6 +238,15 @@ public final class Main implements Callable<Integer> {
             return CommandLine.ExitCode.USAGE;
         }
         cfg = cfg.withAppendfsync(fsync);
+        long diskFloor;
+        try {
+            diskFloor = dev.cajon.server.limits.LimitParameters.memory(
+                    "min-free-disk".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1), minFreeDisk, 0);
+        } catch (dev.cajon.server.command.CommandError e) {
+            System.err.println("cajon-server: --min-free-disk " + dev.cajon.server.limits.LimitParameters.reason(
+                    "min-free-disk".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1), e));
+            return CommandLine.ExitCode.USAGE;
+        }
         Object net = netSettings();
         if (net instanceof String) {
             System.err.println("cajon-server: " + net);
@@ -250,6 +264,7 @@ public final class Main implements Callable<Integer> {
             System.err.println("cajon-server: " + e.getMessage());
             return 2;
         }
+        server.store().durability().disk().minFree(diskFloor);
         CountDownLatch stopRequested = new CountDownLatch(1);
         // the SHUTDOWN command stops the process the way SIGTERM does
         server.context().onShutdownRequest(stopRequested::countDown);

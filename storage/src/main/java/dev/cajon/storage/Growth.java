@@ -2,6 +2,8 @@ package dev.cajon.storage;
 
 import dev.cajon.storage.chronicle.MapFile;
 import dev.cajon.storage.chronicle.ValueHeader;
+import dev.cajon.storage.durability.DiskFull;
+import dev.cajon.storage.durability.Durability;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,6 +24,9 @@ final class Growth {
     static final int MAX_GROW_RETRIES = 5;
 
     private static final long TIER_GROWTH_MAX = 1L << 20;
+    /** Chronicle's bytes per entry beside its key and value (sizes, checksum, hash slot), about. */
+    private static final int ENTRY_OVERHEAD = 24;
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Growth.class);
 
     /**
      * After a write: grows when the keys outnumber the capacity, or when Chronicle chained an
@@ -30,7 +35,25 @@ final class Growth {
      */
     static void ifNeeded(KeyspaceEngine e, boolean needed) {
         if (needed) {
-            grow(e, false, 0);
+            try {
+                grow(e, false, 0);
+            } catch (DiskFull full) {
+                // the command that asked has finished, and its reply must not become an error:
+                // the map still has Chronicle's spare room, and a write that runs out of it grows
+                // forced, failing with -MISCONF while the disk stays full
+                logDiskFull(e, full);
+            }
+        }
+    }
+
+    private static final java.util.concurrent.atomic.AtomicLong lastDiskFullLog = new java.util.concurrent.atomic.AtomicLong();
+
+    /** At most one line every 10 s: a full disk must not also fill with the log. */
+    static void logDiskFull(KeyspaceEngine e, DiskFull full) {
+        long now = System.nanoTime();
+        long last = lastDiskFullLog.get();
+        if ((last == 0 || now - last > 10_000_000_000L) && lastDiskFullLog.compareAndSet(last, now)) {
+            log.warn("{} cannot grow: {}", e.name, full.getMessage());
         }
     }
 
@@ -72,6 +95,12 @@ final class Growth {
             int avgKey = (int) Math.max(8, Math.min(4096, c.keyBytes.sum() / n + 1));
             int avgValue = (int) Math.max(8, Math.min(ValueHeader.headerLength(0) + Keyspace.BLOB_THRESHOLD,
                     c.valueBytes.sum() / n + 1));
+            // the new generation is a sparse file: the disk is asked for blocks as the copy
+            // writes them, so the room for the copy is checked first (about what the live
+            // entries take in the old one, in Chronicle's chunks), and a full disk is -MISCONF
+            // here rather than a SIGBUS in the middle of the copy
+            Durability.forFile(e.dir).disk().require(
+                    (long) ((live + incoming) * (avgKey + avgValue + ENTRY_OVERHEAD) * 1.25), e.name + " growing");
             long now = e.clock.nowMillis();
             long[] kept = new long[5];
             List<Long> deadBlobs = new ArrayList<>();

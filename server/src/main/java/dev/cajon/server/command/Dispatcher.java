@@ -55,6 +55,10 @@ public final class Dispatcher {
             reject(c, argv, RedisErrors.OOM);
             return;
         }
+        if (addsData(spec, tx) && server.store().durability().disk().low()) {
+            reject(c, argv, RedisErrors.DISK_LOW); // see DiskSpace: reads, deletes and expiry go on
+            return;
+        }
         if (tx.inMulti() && !Transaction.runsInMulti(spec.name())) {
             if (spec.has(CommandFlag.NO_MULTI)) {
                 reject(c, argv, RedisErrors.NOT_IN_MULTI);
@@ -110,13 +114,17 @@ public final class Dispatcher {
         return spec;
     }
 
+    /** Whether the command may add data: flagged denyoom, or an EXEC with such a command queued. */
+    private static boolean addsData(CommandSpec spec, Transaction tx) {
+        return spec.has(CommandFlag.DENYOOM) || spec.name().equals("exec") && tx.queuedDenyoom();
+    }
+
     /**
      * The app's quota is reached and the command would add data: flagged denyoom, or an EXEC with
      * such a command queued (as Redis's processCommand treats maxmemory).
      */
     private boolean deniedByQuota(Ctx c, CommandSpec spec, Transaction tx) {
-        boolean adds = spec.has(CommandFlag.DENYOOM) || spec.name().equals("exec") && tx.queuedDenyoom();
-        if (!adds || !server.quotas().refuse(c.session().app())) {
+        if (!addsData(spec, tx) || !server.quotas().refuse(c.session().app())) {
             return false;
         }
         dev.cajon.server.metrics.AppMetrics m = Metering.app(server, c.session());
@@ -207,6 +215,8 @@ public final class Dispatcher {
             c.error(RedisErrors.WRONG_TYPE); // storage's "another type" from any family
         } catch (dev.cajon.storage.collection.EntryTooLarge e) {
             c.error(RedisErrors.COLLECTION_ENTRY_TOO_LARGE); // nothing was written
+        } catch (dev.cajon.storage.durability.DiskFull e) {
+            c.error(RedisErrors.diskFull(e.getMessage())); // growth found no room: nothing was written
         } catch (RuntimeException e) {
             log.error("command {} failed", spec.name(), e);
             c.error(RedisErrors.internalError(e));

@@ -30,7 +30,7 @@ public final class ConfigFile {
     public static final Set<String> NAMES = Set.of("bind", "port", "dir", "requirepass", "maxclients", "timeout",
             "tcp-keepalive", "proto-max-bulk-len", "client-query-buffer-limit", "client-output-buffer-limit",
             "protected-mode", "app-max-keys", "app-max-bytes", "max-open-keyspaces", "keyspace-idle", "metrics-port",
-            "metrics-bind", "io-threads", "appendfsync");
+            "metrics-bind", "io-threads", "appendfsync", "min-free-disk");
 
     /** Redis's reason for a value of appendfsync that is none of its three words, in Redis's order. */
     public static final String APPENDFSYNC_VALUES = LimitParameters.oneOf(java.util.List.of("everysec", "always", "no"));
@@ -136,6 +136,7 @@ public final class ConfigFile {
                 case "app-max-keys":
                     return Long.toString(LimitParameters.integer(n, v, 0, Long.MAX_VALUE));
                 case "app-max-bytes":
+                case "min-free-disk":
                     return Long.toString(LimitParameters.memory(n, v, 0));
                 case "appendfsync": {
                     dev.cajon.storage.durability.FsyncPolicy p = dev.cajon.storage.durability.FsyncPolicy.parse(v);

@@ -27,7 +27,8 @@ import java.util.function.Function;
  * {@code noeviction} for a durable queue, and Cajon never evicts). Redis knows about 180
  * parameters, so a glob pattern matches fewer names here. The connection limits
  * ({@link LimitParameters}: maxclients, timeout, tcp-keepalive, proto-max-bulk-len,
- * client-query-buffer-limit, client-output-buffer-limit, protected-mode) and {@code appendfsync} change at
+ * client-query-buffer-limit, client-output-buffer-limit, protected-mode), {@code appendfsync} and Cajon's
+ * {@code min-free-disk} (the disk floor below which commands that add data are refused) change at
  * run time, with Redis's checks and errors, and so does requirepass (the default user's password, as in Redis), and so do
  * the data types' encoding parameters ({@link dev.cajon.server.config.TypeParameters}). The other settings come from the command line or the config file and cannot change
  * while Cajon runs, so SET accepts only a parameter's current value and refuses any change with
@@ -54,6 +55,8 @@ public final class ConfigFamily {
         p.put("appendonly", s -> "no");
         // the fsync policy of the map files, journals and blobs (changes at run time, as in Redis)
         p.put("appendfsync", s -> s.store().durability().policy().word());
+        // Cajon's own: below this much free disk, commands that add data get -MISCONF (DiskSpace)
+        p.put("min-free-disk", s -> Long.toString(s.store().durability().disk().minFree()));
         p.put("maxmemory", s -> "0");
         p.put("maxmemory-policy", s -> "noeviction");
         p.put("daemonize", s -> "no");
@@ -131,6 +134,7 @@ public final class ConfigFamily {
                 throw new CommandError(RedisErrors.unknownConfigOption(c.arg(i)));
             }
             boolean settable = LimitParameters.NAMES.contains(name) || name.equals("appendfsync") || name.equals("requirepass")
+                    || name.equals("min-free-disk")
                     || dev.cajon.server.config.TypeParameters.NAMES.contains(name);
             String value = new String(c.arg(i + 1), StandardCharsets.ISO_8859_1);
             if (!settable && (NEVER_SET.contains(name) || !current.apply(c.server()).equalsIgnoreCase(value))) {
@@ -157,6 +161,12 @@ public final class ConfigFamily {
             if (name.equals("requirepass")) {
                 String pass = new String(c.arg(i + 1), StandardCharsets.UTF_8);
                 changes.add(() -> c.server().requirepass(pass));
+                continue;
+            }
+            if (name.equals("min-free-disk")) {
+                long floor = LimitParameters.memory("min-free-disk".getBytes(StandardCharsets.ISO_8859_1),
+                        new String(c.arg(i + 1), StandardCharsets.ISO_8859_1), 0);
+                changes.add(() -> c.server().store().durability().disk().minFree(floor));
                 continue;
             }
             if (name.equals("appendfsync")) {
@@ -205,12 +215,15 @@ public final class ConfigFamily {
             throw new CommandError(RedisErrors.NO_CONFIG_FILE);
         }
         try {
-            dev.cajon.server.config.ConfigRewrite.rewrite(file,
-                    dev.cajon.server.config.ConfigRewrite.values(c.server().config().withRequirepass(c.server().requirepass()),
-                            c.server().netLimits(),
-                            c.server().store().durability().policy()),
-                    dev.cajon.server.config.ConfigRewrite.values(dev.cajon.server.ServerConfig.defaults(),
-                            new dev.cajon.server.limits.NetLimits(dev.cajon.server.limits.NetSettings.defaults())));
+            Map<String, String> current = dev.cajon.server.config.ConfigRewrite.values(
+                    c.server().config().withRequirepass(c.server().requirepass()), c.server().netLimits(),
+                    c.server().store().durability().policy());
+            Map<String, String> defaults = dev.cajon.server.config.ConfigRewrite.values(dev.cajon.server.ServerConfig.defaults(),
+                    new dev.cajon.server.limits.NetLimits(dev.cajon.server.limits.NetSettings.defaults()));
+            // the disk floor lives with the store (CONFIG SET changes it there)
+            current.put("min-free-disk", Long.toString(c.server().store().durability().disk().minFree()));
+            defaults.put("min-free-disk", Long.toString(dev.cajon.storage.durability.DiskSpace.DEFAULT_MIN_FREE));
+            dev.cajon.server.config.ConfigRewrite.rewrite(file, current, defaults);
         } catch (java.io.IOException | RuntimeException e) {
             // Redis's reply when the rewrite fails
             throw new CommandError("ERR Rewriting config file: " + e.getMessage());

@@ -72,6 +72,13 @@ class ConfigFileTest {
     }
 
     @Test
+    void minFreeDiskIsAMemoryValue() throws Exception {
+        assertEquals(String.valueOf(1L << 30), ConfigFile.parse(List.of("min-free-disk 1gb")).get("min-free-disk"));
+        assertEquals("0", ConfigFile.parse(List.of("min-free-disk 0")).get("min-free-disk"));
+        assertEquals("argument must be a memory value", error("min-free-disk lots").reason);
+    }
+
+    @Test
     void splitsArgumentsAsRedisDoes() {
         assertEquals(List.of("a", "b c", "d'e"), ConfigFile.split("a \"b c\" 'd\\'e'"));
         assertEquals(List.of("x\ny\t"), ConfigFile.split("\"x\\ny\\t\""));
@@ -125,7 +132,8 @@ class ConfigFileTest {
         assertEquals("change me", v.get("requirepass"));
         assertEquals("normal 67108864 16777216 60", v.get("client-output-buffer-limit"));
         assertEquals("everysec", v.get("appendfsync"));
-        assertEquals(17, v.size());
+        assertEquals(String.valueOf(64L << 20), v.get("min-free-disk"));
+        assertEquals(18, v.size());
     }
 
     @Test

@@ -69,6 +69,8 @@ public final class Durability implements AutoCloseable {
     /** The owner asked for the thread ({@link #start}); it runs whenever the policy syncs. */
     private volatile boolean started;
     private volatile boolean closed;
+    /** The free space of the directory's file system ({@link DiskSpace#UNLIMITED} until {@link #register}). */
+    private volatile DiskSpace disk = DiskSpace.UNLIMITED;
 
     public Durability(FsyncPolicy policy) {
         this.policy = policy;
@@ -78,6 +80,9 @@ public final class Durability implements AutoCloseable {
 
     /** Files under {@code dir} (and its real path) use this durability from now on. */
     public synchronized void register(Path dir) {
+        if (this != OFF && disk == DiskSpace.UNLIMITED) {
+            disk = DiskSpace.of(dir);
+        }
         for (Path p : variants(dir)) {
             BY_DIR.put(p, this);
             registered.add(p);
@@ -114,6 +119,11 @@ public final class Durability implements AutoCloseable {
     }
 
     // ------------------------------------------------------------------ policy and counters
+
+    /** The free space of the registered directory's file system and its floor. */
+    public DiskSpace disk() {
+        return disk;
+    }
 
     public FsyncPolicy policy() {
         return policy;
