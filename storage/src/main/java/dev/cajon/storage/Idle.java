@@ -73,8 +73,8 @@ final class Idle {
     static boolean release(KeyspaceEngine e) {
         e.lockAll();
         try {
-            if (e.closed || !e.file.isOpen()) {
-                return false;
+            if (e.closed || !e.file.isOpen() || e.lazyFrees.get() > 0) {
+                return false; // with unlinked pages still to free, its clean state would name orphans
             }
             e.journals.drop();
             e.file.release();

@@ -234,6 +234,7 @@ public final class Keyspace implements Closeable {
 
     @Override
     public void close() {
+        LazyFree.drain(e); // no orphan page may outlive a clean close (see LazyFree)
         Idle.close(e);
     }
 
@@ -419,13 +420,18 @@ public final class Keyspace implements Closeable {
 
     /** DEL / UNLINK of one key: whether it existed. */
     public boolean del(byte[] userKey) {
+        return del(userKey, false);
+    }
+
+    /** DEL ({@code lazy} false) or UNLINK (true: a big collection's pages are freed later, see {@link LazyFree}). */
+    public boolean del(byte[] userKey, boolean lazy) {
         byte[] key = KeyCodec.mapKey(userKey);
         return e.locked(key, userKey, () -> {
             byte[] v = e.readLive(key);
             if (v == null) {
                 return false;
             }
-            e.removeStored(key, v);
+            e.removeStored(key, v, lazy);
             return true;
         });
     }
@@ -435,6 +441,11 @@ public final class Keyspace implements Closeable {
      * named twice counts once, as in Redis; no other command sees part of the deletion.
      */
     public long delAll(byte[][] userKeys, int from) {
+        return delAll(userKeys, from, false);
+    }
+
+    /** {@link #delAll(byte[][], int)}; {@code lazy}: UNLINK (see {@link #del(byte[], boolean)}). */
+    public long delAll(byte[][] userKeys, int from, boolean lazy) {
         byte[][] uk = Arrays.copyOfRange(userKeys, from, userKeys.length);
         byte[][] ks = KeyspaceEngine.mapKeys(uk, 0);
         return e.locked(ks, uk, () -> {
@@ -442,7 +453,7 @@ public final class Keyspace implements Closeable {
             for (byte[] key : ks) {
                 byte[] v = e.readLive(key);
                 if (v != null) {
-                    e.removeStored(key, v);
+                    e.removeStored(key, v, lazy);
                     n++;
                 }
             }

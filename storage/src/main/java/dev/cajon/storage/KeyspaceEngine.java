@@ -73,6 +73,8 @@ final class KeyspaceEngine {
     /** Changes whenever the map is replaced (growth, FLUSHDB), which invalidates SCAN cursors. */
     volatile int epoch = java.util.concurrent.ThreadLocalRandom.current().nextInt(1, 1 << 15);
     volatile boolean closed;
+    /** Unlinked collections whose pages the lazyfree thread has not removed yet ({@link LazyFree}). */
+    final java.util.concurrent.atomic.AtomicInteger lazyFrees = new java.util.concurrent.atomic.AtomicInteger();
     /**
      * Held shared by whole-map walks (SCAN, KEYS, RANDOMKEY) and exclusively when the map is
      * replaced (growth, FLUSHDB, close), so a walk never touches a closed map.
@@ -302,9 +304,18 @@ final class KeyspaceEngine {
 
     /** Removes a live key; a collection's pages go too (after its key entry, see {@link #dropCollection}). */
     void removeStored(byte[] key, byte[] stored) {
+        removeStored(key, stored, false);
+    }
+
+    /** {@link #removeStored(byte[], byte[])}; {@code lazy}: a big collection's pages go later (UNLINK, {@link LazyFree}). */
+    void removeStored(byte[] key, byte[] stored, boolean lazy) {
         removeEntry(key, stored);
         if (ValueHeader.isCollection(stored)) {
-            dropCollection(key, stored);
+            if (lazy && section.get() == null) {
+                LazyFree.release(this, stripeOf(key), stored);
+            } else {
+                dropCollection(key, stored);
+            }
         }
     }
 

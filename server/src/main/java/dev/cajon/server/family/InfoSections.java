@@ -172,6 +172,8 @@ final class InfoSections {
         line(sb, "maxmemory_policy", "noeviction");
         line(sb, "mem_fragmentation_ratio", used == 0 ? "0.00"
                 : String.format(Locale.ROOT, "%.2f", (double) rss / used));
+        // as Redis's: unlinked collections whose pages the lazyfree thread has still to free
+        line(sb, "lazyfree_pending_objects", dev.cajon.storage.LazyFree.pendingJobs());
     }
 
     /** The highest used_memory INFO has seen (Redis tracks it on every allocation; this on every INFO). */

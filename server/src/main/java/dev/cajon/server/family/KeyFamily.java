@@ -18,14 +18,24 @@ public final class KeyFamily {
     private KeyFamily() {
     }
 
-    /** DEL and UNLINK (blob files are removed synchronously; they are plain unlinks). */
-    /** DEL and UNLINK: the keys go together, no other command sees part of it. */
+    /**
+     * DEL and UNLINK: the keys go together, no other command sees part of it. UNLINK frees a big
+     * collection's pages on the lazyfree thread (blob files are plain unlinks either way).
+     */
     static void del(Ctx c) {
+        del(c, false);
+    }
+
+    static void unlink(Ctx c) {
+        del(c, true);
+    }
+
+    private static void del(Ctx c, boolean lazy) {
         if (c.argc() == 2) {
-            c.integer(c.keyspace().del(c.arg(1)) ? 1 : 0);
+            c.integer(c.keyspace().del(c.arg(1), lazy) ? 1 : 0);
             return;
         }
-        c.integer(c.keyspace().delAll(c.argv().args(), 1));
+        c.integer(c.keyspace().delAll(c.argv().args(), 1, lazy));
     }
 
     /** EXISTS and TOUCH: repeated keys count each time, as in Redis. */
@@ -201,7 +211,7 @@ public final class KeyFamily {
 
     public static void register(CommandTable t) {
         t.register(cmd("del", -2, "write", 1, -1, 1, "generic", "1.0.0", "Delete a key", KeyFamily::del));
-        t.register(cmd("unlink", -2, "write fast", 1, -1, 1, "generic", "4.0.0", "Delete a key asynchronously in another thread. Otherwise it is just as DEL, but non blocking.", KeyFamily::del));
+        t.register(cmd("unlink", -2, "write fast", 1, -1, 1, "generic", "4.0.0", "Delete a key asynchronously in another thread. Otherwise it is just as DEL, but non blocking.", KeyFamily::unlink));
         t.register(cmd("exists", -2, "readonly fast", 1, -1, 1, "generic", "1.0.0", "Determine if a key exists", KeyFamily::exists));
         t.register(cmd("touch", -2, "readonly fast", 1, -1, 1, "generic", "3.2.1", "Alters the last access time of a key(s). Returns the number of existing keys specified.", KeyFamily::exists));
         t.register(cmd("type", 2, "readonly fast", 1, 1, 1, "generic", "1.0.0", "Determine the type stored at key", KeyFamily::type));

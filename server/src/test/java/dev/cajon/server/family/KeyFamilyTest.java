@@ -34,6 +34,40 @@ class KeyFamilyTest extends FamilyTestBase {
         assertReply(run("dbsize"), 0);
     }
 
+    /**
+     * UNLINK of a big hash answers with the key gone while its pages may still be freed behind it
+     * (INFO memory's lazyfree_pending_objects counts those collections, and falls back to 0).
+     */
+    @Test
+    void unlinkOfABigCollectionLeavesNothingVisible() throws Exception {
+        for (int i = 0; i < 20_000; i += 500) {
+            Object[] args = new Object[2 + 1000];
+            args[0] = "hset";
+            args[1] = "big";
+            for (int j = 0; j < 500; j++) {
+                args[2 + 2 * j] = "field:" + (i + j);
+                args[3 + 2 * j] = "value:" + (i + j);
+            }
+            run(args);
+        }
+        run("rpush", "list", "a", "b");
+        assertReply(run("unlink", "big", "list", "nope"), 2);
+        assertReply(run("exists", "big"), 0);
+        assertReply(run("hlen", "big"), 0);
+        assertReply(run("dbsize"), 0);
+        assertReply(run("hset", "big", "f", "v"), 1); // the key takes a new hash meanwhile
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        String pending;
+        do {
+            String info = new String(((Reply.Bulk) run("info", "memory")).bytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
+            int at = info.indexOf("lazyfree_pending_objects:");
+            assertTrue(at >= 0, info);
+            pending = info.substring(at + 25, info.indexOf('\r', at));
+        } while (!pending.equals("0") && System.nanoTime() < deadline);
+        assertEquals("0", pending, "the pages were freed");
+        assertReply(run("hlen", "big"), 1);
+    }
+
     @Test
     void existsAndTouchCountRepeatedKeys() {
         run("set", "a", "1");
