@@ -23,8 +23,9 @@ import java.util.function.LongSupplier;
  * write of each collection, as in Redis. The others are kept and shown but change nothing,
  * because Cajon has nothing they act on: {@code list-max-listpack-size} and
  * {@code list-compress-depth} (a list's layout is Cajon's own, and Redis 7.0 names every list
- * "quicklist"), {@code sanitize-dump-payload} (no DUMP or RESTORE), and the {@code lazyfree-lazy-*}
- * switches (deletes are done where they are asked for), and {@code hz} (Redis's cron frequency,
+ * "quicklist"), {@code sanitize-dump-payload} (no DUMP or RESTORE), the {@code lazyfree-lazy-*}
+ * switches other than {@code lazyfree-lazy-user-del} (which makes DEL free as UNLINK does, as in
+ * Redis; the others' deletes are done where they are asked for), and {@code hz} (Redis's cron frequency,
  * kept within 1..500 as Redis does; Cajon has no cron). Settings are process-wide, like Redis's,
  * and start at Redis's defaults; the config file and CONFIG REWRITE do not carry them.
  */
@@ -42,6 +43,12 @@ public final class TypeParameters {
     private static Param kept(String name, Kind kind, long dflt) {
         KEPT.put(name, dflt);
         return new Param(name, kind, () -> KEPT.get(name), v -> KEPT.put(name, v));
+    }
+
+    /** {@code lazyfree-lazy-user-del yes}: DEL frees a big collection's pages in the background, as UNLINK. */
+    public static boolean lazyUserDel() {
+        Long v = KEPT.get("lazyfree-lazy-user-del");
+        return v != null && v != 0;
     }
 
     /** By every name a client may use (canonical and alias), lower case. */

@@ -23,7 +23,7 @@ public final class KeyFamily {
      * collection's pages on the lazyfree thread (blob files are plain unlinks either way).
      */
     static void del(Ctx c) {
-        del(c, false);
+        del(c, dev.cajon.server.config.TypeParameters.lazyUserDel());
     }
 
     static void unlink(Ctx c) {

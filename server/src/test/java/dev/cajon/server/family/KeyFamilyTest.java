@@ -69,6 +69,18 @@ class KeyFamilyTest extends FamilyTestBase {
     }
 
     @Test
+    void delUnderLazyfreeLazyUserDelStillDeletesWhatItNames() {
+        assertOk(run("config", "set", "lazyfree-lazy-user-del", "yes"));
+        try {
+            run("rpush", "l", "a");
+            assertReply(run("del", "l", "nope"), 1);
+            assertReply(run("exists", "l"), 0);
+        } finally {
+            assertOk(run("config", "set", "lazyfree-lazy-user-del", "no"));
+        }
+    }
+
+    @Test
     void existsAndTouchCountRepeatedKeys() {
         run("set", "a", "1");
         assertReply(run("exists", "a", "a", "b", "a"), 3);
