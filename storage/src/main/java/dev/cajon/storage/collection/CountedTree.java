@@ -609,10 +609,20 @@ public final class CountedTree implements Entries {
             raw.id[level] = id;
             raw.bytes[level] = p;
             raw.n[level] = items;
+            int chosenAt = -1;
             for (int c = 0; c < items; c++) {
-                long child = TreeNode.getVar(p, at);
+                // the child id (9-10 bytes) is decoded only for the child picked, and by key the
+                // count too
+                int childAt = at[0];
+                TreeNode.skipVar(p, at);
                 int countAt = at[0];
-                long cnt = TreeNode.getVar(p, at);
+                long cnt;
+                if (key != null) {
+                    TreeNode.skipVar(p, at);
+                    cnt = -1;
+                } else {
+                    cnt = TreeNode.getVar(p, at);
+                }
                 boolean stop;
                 if (key != null) {
                     int klen = (int) TreeNode.getVar(p, at);
@@ -635,9 +645,15 @@ public final class CountedTree implements Entries {
                 slot[level] = c;
                 raw.countAt[level] = countAt;
                 raw.oldCount[level] = cnt;
-                id = child;
+                chosenAt = childAt;
                 if (stop) {
                     break;
+                }
+            }
+            if (chosenAt >= 0) {
+                id = TreeNode.getVar(p, new int[] {chosenAt});
+                if (key != null) {
+                    raw.oldCount[level] = TreeNode.getVar(p, new int[] {raw.countAt[level]});
                 }
             }
         }

@@ -33,10 +33,11 @@ final class PageScan {
     static long childByKey(long id, byte[] p, byte[] key, long[] before) {
         int[] at = new int[1];
         int n = open(id, p, false, false, at);
-        long chosen = 0;
+        int chosenAt = -1;
         long passed = 0;
         for (int i = 0; i < n; i++) {
-            long child = TreeNode.getVar(p, at);
+            int childAt = at[0];
+            TreeNode.skipVar(p, at); // decoded only for the child picked
             long count = TreeNode.getVar(p, at);
             int klen = (int) TreeNode.getVar(p, at);
             int ks = at[0];
@@ -44,14 +45,14 @@ final class PageScan {
             if (i > 0 && Arrays.compareUnsigned(p, ks, ks + klen, key, 0, key.length) > 0) {
                 break;
             }
-            chosen = child;
+            chosenAt = childAt;
             if (i > 0) {
                 before[0] += passed;
                 passed = 0;
             }
             passed += count;
         }
-        return chosen;
+        return chosenAt < 0 ? 0 : TreeNode.getVar(p, new int[] {chosenAt});
     }
 
     /**

@@ -314,6 +314,22 @@ final class TreeNode {
         return p;
     }
 
+    /**
+     * Moves {@code at} past one varint without decoding it: a scan of an internal page passes a
+     * child id (a random long, 9-10 bytes) per item and decodes only the one it picks.
+     */
+    static void skipVar(byte[] in, int[] at) {
+        int p = at[0];
+        int end = Math.min(in.length, p + 10);
+        while (p < end && in[p] < 0) {
+            p++;
+        }
+        if (p >= end) {
+            throw new IllegalStateException("collection page: truncated varint");
+        }
+        at[0] = p + 1;
+    }
+
     static long getVar(byte[] in, int[] at) {
         int p = at[0];
         if (p < in.length && in[p] >= 0) { // one byte: lengths and counts below 128, the usual case
