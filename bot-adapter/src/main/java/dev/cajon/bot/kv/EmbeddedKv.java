@@ -44,6 +44,21 @@ public final class EmbeddedKv implements Kv {
         return store.keyspace(app, db);
     }
 
+    /**
+     * The server's min-free-disk rule for embedded use (see {@code DiskSpace}): a write that adds
+     * data fails while the data directory's disk is under its floor, as the server's -MISCONF;
+     * a DEL or PEXPIRE goes on.
+     */
+    private void checkDisk(List<Op> ops) {
+        if (store.durability().disk().low()) {
+            for (Op op : ops) {
+                if (!(op instanceof Op.Del) && !(op instanceof Op.PExpire)) {
+                    throw new KvException("MISCONF the data directory's disk has less than min-free-disk free");
+                }
+            }
+        }
+    }
+
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
@@ -63,6 +78,7 @@ public final class EmbeddedKv implements Kv {
 
     @Override
     public SetReply set(String key, String value, SetOptions o) {
+        checkDisk(List.of(new Op.Set(key, value, o.pxMillis())));
         Keyspace ks = keyspace();
         SetCondition cond = switch (o.condition()) {
             case ALWAYS -> SetCondition.ALWAYS;
@@ -78,6 +94,7 @@ public final class EmbeddedKv implements Kv {
 
     @Override
     public Long incr(String key) {
+        checkDisk(List.of(new Op.Incr(key, 1)));
         return incr(keyspace(), key, 1);
     }
 
@@ -131,6 +148,7 @@ public final class EmbeddedKv implements Kv {
     /** No round trips to save: the ops one after the other, in order. */
     @Override
     public List<Object> pipeline(List<Op> ops) {
+        checkDisk(ops);
         List<Object> out = new ArrayList<>(ops.size());
         for (Op op : ops) {
             out.add(apply(keyspace(), op));
@@ -181,6 +199,7 @@ public final class EmbeddedKv implements Kv {
             }
             done = true;
             try {
+                checkDisk(ops);
                 Keyspace ks = keyspace();
                 if (ks != watched || ks.isClosed()) {
                     return null; // the keyspace was reopened: the watches saw nothing, so abort
