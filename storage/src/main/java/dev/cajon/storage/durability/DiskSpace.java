@@ -51,7 +51,10 @@ public final class DiskSpace {
         }
         return new DiskSpace(() -> {
             try {
-                return fs.getUsableSpace();
+                long usable = fs.getUsableSpace();
+                // a file system that reports no size at all (some FUSE and network ones) says
+                // nothing about its room: never refuse writes for it
+                return usable == 0 && fs.getTotalSpace() == 0 ? Long.MAX_VALUE : usable;
             } catch (IOException e) {
                 return Long.MAX_VALUE;
             }
