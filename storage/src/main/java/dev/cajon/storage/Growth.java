@@ -34,16 +34,33 @@ final class Growth {
      * map's tiers come from uneven segments, and copying millions of keys for one is worse).
      */
     static void ifNeeded(KeyspaceEngine e, boolean needed) {
-        if (needed) {
-            try {
-                grow(e, false, 0);
-            } catch (DiskFull full) {
-                // the command that asked has finished, and its reply must not become an error:
-                // the map still has Chronicle's spare room, and a write that runs out of it grows
-                // forced, failing with -MISCONF while the disk stays full
-                logDiskFull(e, full);
-            }
+        if (!needed) {
+            return;
         }
+        dev.cajon.storage.durability.DiskSpace disk = Durability.forFile(e.dir).disk();
+        if (System.nanoTime() - e.growRefusedUntil < 0 && disk.usable() <= e.growRefusedFree) {
+            return; // refused for want of disk within the last second, and no room came since
+        }
+        try {
+            grow(e, false, 0);
+        } catch (DiskFull full) {
+            // the command that asked has finished, and its reply must not become an error: the
+            // map still has Chronicle's spare room, and a write that runs out of it grows forced,
+            // failing with -MISCONF while the disk stays full. Not asked again for a second unless
+            // room comes: every write would otherwise pay a statvfs and a throw
+            e.growRefusedUntil = System.nanoTime() + 1_000_000_000L;
+            e.growRefusedFree = disk.usable();
+            logDiskFull(e, full);
+        }
+    }
+
+    /**
+     * About what a new generation's copy writes: the live entries' bytes, with Chronicle's
+     * per-entry overhead and a chunk's rounding each, and room for {@code incoming} more.
+     */
+    static long copyBytes(KeyspaceEngine e, long incoming) {
+        long live = e.counts.entries();
+        return (long) (e.counts.liveBytes.sum() * 1.1) + (live + incoming) * (ENTRY_OVERHEAD + 64) + incoming * 512;
     }
 
     private static final java.util.concurrent.atomic.AtomicLong lastDiskFullLog = new java.util.concurrent.atomic.AtomicLong();
@@ -81,6 +98,10 @@ final class Growth {
     static void grow(KeyspaceEngine e, boolean forced, long incoming) {
         MapFile file = e.file;
         KeyCounts c = e.counts;
+        // the new generation is a sparse file: the disk is asked for blocks as the copy writes
+        // them, so the room for the copy is checked first, before every stripe is taken, and a
+        // full disk is -MISCONF here rather than a SIGBUS in the middle of the copy
+        Durability.forFile(e.dir).disk().require(copyBytes(e, incoming), e.name + " growing");
         e.lockAll();
         try {
             e.map(); // a released map is mapped (and its clean state dropped) before it changes
@@ -95,12 +116,6 @@ final class Growth {
             int avgKey = (int) Math.max(8, Math.min(4096, c.keyBytes.sum() / n + 1));
             int avgValue = (int) Math.max(8, Math.min(ValueHeader.headerLength(0) + Keyspace.BLOB_THRESHOLD,
                     c.valueBytes.sum() / n + 1));
-            // the new generation is a sparse file: the disk is asked for blocks as the copy
-            // writes them, so the room for the copy is checked first (about what the live
-            // entries take in the old one, in Chronicle's chunks), and a full disk is -MISCONF
-            // here rather than a SIGBUS in the middle of the copy
-            Durability.forFile(e.dir).disk().require(
-                    (long) ((live + incoming) * (avgKey + avgValue + ENTRY_OVERHEAD) * 1.25), e.name + " growing");
             long now = e.clock.nowMillis();
             long[] kept = new long[5];
             List<Long> deadBlobs = new ArrayList<>();

@@ -73,7 +73,7 @@ final class Idle {
     static boolean release(KeyspaceEngine e) {
         e.lockAll();
         try {
-            if (e.closed || !e.file.isOpen() || e.lazyFrees.get() > 0) {
+            if (e.closed || !e.file.isOpen() || e.lazyFrees.get() > 0 || e.lazyOrphans) {
                 return false; // with unlinked pages still to free, its clean state would name orphans
             }
             e.journals.drop();
@@ -105,7 +105,8 @@ final class Idle {
             } finally {
                 e.journals.drop();
             }
-            if (listed) {
+            // unlinked pages still to free, or left by a failed free: the next open must sweep
+            if (listed && e.lazyFrees.get() == 0 && !e.lazyOrphans) {
                 writeCleanState(e, records);
             }
         } finally {

@@ -234,8 +234,11 @@ public final class Keyspace implements Closeable {
 
     @Override
     public void close() {
-        LazyFree.drain(e); // no orphan page may outlive a clean close (see LazyFree)
-        Idle.close(e);
+        try {
+            LazyFree.drain(e); // no orphan page may outlive a clean close (see LazyFree)
+        } finally {
+            Idle.close(e);
+        }
     }
 
     // ------------------------------------------------------------------ for tests

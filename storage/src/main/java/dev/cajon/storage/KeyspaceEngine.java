@@ -75,6 +75,12 @@ final class KeyspaceEngine {
     volatile boolean closed;
     /** Unlinked collections whose pages the lazyfree thread has not removed yet ({@link LazyFree}). */
     final java.util.concurrent.atomic.AtomicInteger lazyFrees = new java.util.concurrent.atomic.AtomicInteger();
+    /** A lazyfree job failed: pages no key names are in the map, so no clean state may be written. */
+    volatile boolean lazyOrphans;
+    /** Growth was refused for want of disk: {@link Growth#ifNeeded} does not try again before this (nanoTime). */
+    volatile long growRefusedUntil;
+    /** The free disk space when growth was last refused ({@link #growRefusedUntil}). */
+    volatile long growRefusedFree;
     /**
      * Held shared by whole-map walks (SCAN, KEYS, RANDOMKEY) and exclusively when the map is
      * replaced (growth, FLUSHDB, close), so a walk never touches a closed map.
@@ -161,6 +167,11 @@ final class KeyspaceEngine {
     /** Takes stripe {@code i}'s lock (see {@link StripeLocks#lock}). */
     ReentrantLock lockIndex(int i) {
         return locks.lock(i);
+    }
+
+    /** Stripe {@code i}'s lock if free now, else null (see {@link StripeLocks#tryLock}). */
+    ReentrantLock tryLockIndex(int i) {
+        return locks.tryLock(i);
     }
 
     /** Every stripe plus the map lock: nothing else runs on this keyspace meanwhile. */

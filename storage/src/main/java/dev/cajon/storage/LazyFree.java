@@ -29,9 +29,12 @@ import org.slf4j.LoggerFactory;
  * for them: {@link #drain} runs a keyspace's remaining jobs before it closes, and an idle keyspace
  * with jobs pending is not released (its clean state would be written with orphans in its map).
  * A kill -9 before a job ends leaves pages no key names, which the full open after a crash
- * removes, as for a DEL cut short. Lock order: {@link #runLock} before the stripes, so a thread
- * that holds a stripe never waits for it ({@link #submit} does not take it), and {@link #drain}
- * must be called with no stripe held.
+ * removes, as for a DEL cut short; so does a job that failed, or one found after its keyspace
+ * closed (the keyspace then writes no clean state, {@code lazyOrphans}, and a keyspace closing
+ * with a job still counted writes none either). Locks: the thread only tries a stripe while it
+ * holds {@link #runLock} (a busy stripe puts the job back), so it never waits for one, and a
+ * {@link #drain} that waits for the run lock with stripes held (an app dropped inside an EXEC)
+ * cannot close a cycle; {@link #submit} takes no lock.
  */
 public final class LazyFree {
     private static final Logger log = LoggerFactory.getLogger(LazyFree.class);
@@ -118,36 +121,66 @@ public final class LazyFree {
 
     private static void run() {
         for (;;) {
-            boolean worked;
+            boolean worked = false;
+            boolean busy = false;
             runLock.lock();
             try {
                 Job j = QUEUE.poll();
-                worked = j != null;
-                if (worked && !chunk(j)) {
-                    QUEUE.add(j); // taken again after the others' next chunk
+                if (j != null) {
+                    worked = true;
+                    try {
+                        Boolean done = chunk(j, false);
+                        busy = done == null;
+                        if (done == null || !done) {
+                            QUEUE.add(j); // taken again after the others' next chunk
+                        }
+                    } catch (RuntimeException | Error ex) {
+                        abandon(j, ex);
+                    }
                 }
-            } catch (RuntimeException | Error ex) {
-                log.error("freeing an unlinked collection's pages failed (the next full open removes them)", ex);
-                worked = true;
             } finally {
                 runLock.unlock();
             }
             if (!worked) {
                 LockSupport.park(LazyFree.class);
+            } else if (busy) {
+                LockSupport.parkNanos(LazyFree.class, 200_000); // its stripe was held: try again soon
             }
         }
     }
 
-    /** Removes the job's next chunk under its stripe; returns whether the job is done. */
-    private static boolean chunk(Job j) {
+    /**
+     * A job that failed: its pages stay in the map with no key naming them. The keyspace then
+     * writes no clean state, so that its next open is a full one, which removes them.
+     */
+    private static void abandon(Job j, Throwable ex) {
+        log.error("{}: freeing an unlinked collection's pages failed; the next open removes the {} left",
+                j.e.name, j.pages.length - j.next, ex);
+        j.e.lazyOrphans = true;
+        PENDING_PAGES.addAndGet(-(j.pages.length - j.next));
+        j.next = j.pages.length;
+        j.e.lazyFrees.decrementAndGet();
+    }
+
+    /**
+     * Removes the job's next chunk under its stripe; returns whether the job is done, or null when
+     * {@code wait} is false and the stripe was held (the thread never waits for a stripe while it
+     * holds {@link #runLock}: a {@link #drain} may wait for that lock with stripes held, inside an
+     * EXEC that drops an app).
+     */
+    private static Boolean chunk(Job j, boolean wait) {
         KeyspaceEngine e = j.e;
         int end = Math.min(j.pages.length, j.next + CHUNK);
         if (e.closed) {
             log.warn("{}: closed with {} unlinked page(s) not freed; the next full open removes them",
                     e.name, j.pages.length - j.next);
+            e.lazyOrphans = true;
             end = j.pages.length;
         } else {
-            java.util.concurrent.locks.ReentrantLock l = e.lockIndex(j.stripe);
+            java.util.concurrent.locks.ReentrantLock l = wait ? e.lockIndex(j.stripe) : e.tryLockIndex(j.stripe);
+            if (l == null) {
+                return null;
+            }
             try {
                 for (int i = j.next; i < end; i++) {
                     KeyCollections.removePage(e, KeyCodec.pageKey(j.cid, j.pages[i]));
@@ -179,8 +212,12 @@ public final class LazyFree {
                 Job j = it.next();
                 if (j.e == e) {
                     it.remove();
-                    while (!chunk(j)) {
-                        // the whole job, chunk by chunk
+                    try {
+                        while (!chunk(j, true)) {
+                            // the whole job, chunk by chunk
+                        }
+                    } catch (RuntimeException | Error ex) {
+                        abandon(j, ex);
                     }
                 }
             }

@@ -62,6 +62,29 @@ final class StripeLocks {
     }
 
     /**
+     * Stripe {@code i}'s lock if it can be taken without waiting, else null (the lazyfree thread,
+     * which must never wait for a stripe while it holds its run lock).
+     */
+    ReentrantLock tryLock(int i) {
+        ReentrantLock l = get(i);
+        if (l == null) {
+            ReentrantLock made = new ReentrantLock();
+            if (!SLOT.compareAndSet(slots, i, null, made)) {
+                return null;
+            }
+            l = made;
+        }
+        if (!l.tryLock()) {
+            return null;
+        }
+        if (get(i) != l) {
+            l.unlock(); // lockAll's lock, retired meanwhile
+            return null;
+        }
+        return l;
+    }
+
+    /**
      * The map lock exclusively and every stripe. Only the outermost hold takes the stripes: the
      * map lock's writer holds them all already.
      */

@@ -95,6 +95,35 @@ class LazyFreeTest {
         }
     }
 
+    /**
+     * The thread never waits for a stripe while it holds its run lock: a drain of another
+     * keyspace, by a thread that holds a stripe the thread wants (an EXEC that drops an app),
+     * still ends. Before, the thread waited for the stripe holding the run lock the drain wanted.
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(30)
+    void aDrainByAThreadHoldingAStripeTheThreadWantsEnds() throws Exception {
+        try (Store s = open()) {
+            Keyspace a = withHash(s, "big", 30_000);
+            Keyspace other = s.keyspace(Store.DEFAULT_APP, 1);
+            bigHash(other, "big", 30_000);
+            int stripe = KeyspaceEngine.stripeOf(KeyCodec.mapKey(b("big")));
+            java.util.concurrent.locks.ReentrantLock l = a.engine().lockIndex(stripe);
+            try {
+                assertTrue(a.del(b("big"), true)); // its job waits for the stripe held here
+                assertTrue(other.del(b("big"), true));
+                Thread.sleep(50); // let the thread meet the held stripe
+                LazyFree.drain(other.engine());
+                assertEquals(0, other.pageCount());
+                assertTrue(a.pageCount() > 0, "the held stripe's job is still pending");
+            } finally {
+                l.unlock();
+            }
+            LazyFree.drain(a.engine());
+            assertEquals(0, a.pageCount());
+        }
+    }
+
     @Test
     void aSmallCollectionIsFreedInline() {
         try (Store s = open()) {
