@@ -4,7 +4,6 @@ import dev.cajon.storage.chronicle.ValueHeader;
 import dev.cajon.storage.collection.CollectionType;
 import java.util.Iterator;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -47,7 +46,6 @@ public final class LazyFree {
     private static final ConcurrentLinkedQueue<Job> QUEUE = new ConcurrentLinkedQueue<>();
     /** Held by whoever runs jobs: the thread for one chunk, {@link #drain} for all of a keyspace's. */
     private static final ReentrantLock runLock = new ReentrantLock();
-    private static final AtomicLong PENDING_PAGES = new AtomicLong();
     private static volatile Thread worker;
 
     private LazyFree() {
@@ -102,7 +100,6 @@ public final class LazyFree {
 
     private static void submit(Job j) {
         j.e.lazyFrees.incrementAndGet();
-        PENDING_PAGES.addAndGet(j.pages.length);
         QUEUE.add(j);
         Thread w = worker;
         if (w == null) {
@@ -157,7 +154,6 @@ public final class LazyFree {
         log.error("{}: freeing an unlinked collection's pages failed; the next open removes the {} left",
                 j.e.name, j.pages.length - j.next, ex);
         j.e.lazyOrphans = true;
-        PENDING_PAGES.addAndGet(-(j.pages.length - j.next));
         j.next = j.pages.length;
         j.e.lazyFrees.decrementAndGet();
     }
@@ -189,7 +185,6 @@ public final class LazyFree {
                 l.unlock();
             }
         }
-        PENDING_PAGES.addAndGet(-(end - j.next));
         j.next = end;
         if (end == j.pages.length) {
             e.lazyFrees.decrementAndGet();
@@ -224,11 +219,6 @@ public final class LazyFree {
         } finally {
             runLock.unlock();
         }
-    }
-
-    /** Pages unlinked and not yet removed, over every keyspace. */
-    static long pendingPages() {
-        return PENDING_PAGES.get();
     }
 
     /** Collections queued and not yet freed, over every keyspace (INFO's lazyfree_pending_objects). */

@@ -23,6 +23,23 @@ final class ZSetArgs {
         return b == ' ' || b == '\t' || b == '\n' || b == 0x0b || b == '\f' || b == '\r';
     }
 
+    /**
+     * The end of an exponent's optional sign and digits starting at {@code k} (just after the 'e'
+     * or 'p'), or -1 when no digit follows: then the letter is not part of the number.
+     */
+    private static int exponentEnd(byte[] b, int k) {
+        if (k < b.length && (b[k] == '+' || b[k] == '-')) {
+            k++;
+        }
+        if (k >= b.length || !isDigit(b[k])) {
+            return -1;
+        }
+        while (k < b.length && isDigit(b[k])) {
+            k++;
+        }
+        return k;
+    }
+
     private static boolean isDigit(int b) {
         return b >= '0' && b <= '9';
     }
@@ -108,14 +125,8 @@ final class ZSetArgs {
             }
             String exp = "p0";
             if (j < b.length && (b[j] | 0x20) == 'p') {
-                int k = j + 1;
-                if (k < b.length && (b[k] == '+' || b[k] == '-')) {
-                    k++;
-                }
-                if (k < b.length && isDigit(b[k])) {
-                    while (k < b.length && isDigit(b[k])) {
-                        k++;
-                    }
+                int k = exponentEnd(b, j + 1);
+                if (k > 0) {
                     exp = new String(b, j, k - j, StandardCharsets.ISO_8859_1);
                     j = k;
                 }
@@ -148,14 +159,8 @@ final class ZSetArgs {
                 return 0;
             }
             if (j < b.length && (b[j] | 0x20) == 'e') {
-                int k = j + 1;
-                if (k < b.length && (b[k] == '+' || b[k] == '-')) {
-                    k++;
-                }
-                if (k < b.length && isDigit(b[k])) {
-                    while (k < b.length && isDigit(b[k])) {
-                        k++;
-                    }
+                int k = exponentEnd(b, j + 1);
+                if (k > 0) {
                     // keep the exponent within what Double.parseDouble reads exactly
                     String e = new String(b, j + 1, k - j - 1, StandardCharsets.ISO_8859_1);
                     sb.append('e').append(clampExponent(e));
