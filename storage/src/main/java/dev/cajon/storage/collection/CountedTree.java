@@ -65,17 +65,15 @@ import java.util.Set;
  * needs a new version byte and a reader for the old one.
  *
  * <h2>Writes</h2>
- * Every write descends once, changes the leaf, and fixes the path bottom-up: at each level the
- * changed child is split, merged with a sibling, or just rewritten, and its parent's count and
- * low keys follow; so a write touches O(height) pages (each written once, through
- * {@link PageStore#write}). Only the leaf is always decoded: an internal page whose structure
- * does not change has just one count patched in its bytes ({@link #patch}). Decoded nodes are
- * kept in a small cache for the life of this object (one {@code CollectionAccess} body); with a
- * store that applies its writes later, a changed node is encoded once, when they are applied
- * ({@link #dirty}). When the body is over, its decoded nodes go to the process's
- * {@link NodeCache} with the bytes the store holds for them, and the next body over the same pages
- * takes them from there instead of decoding again. Lookups of pages not decoded scan them in
- * place ({@link PageScan}); whole-tree walks (free, copy, check) are in {@link TreeWalks}.
+ * A write descends once, changes the leaf and fixes the path bottom-up, touching O(height)
+ * pages; that path is {@link WritePath}, and iterators are {@link TreeCursor}s. This class owns
+ * the decoded nodes: they are kept in a small cache for the life of this object (one
+ * {@code CollectionAccess} body); with a store that applies its writes later, a changed node is
+ * encoded once, when they are applied ({@link #dirty}). When the body is over, its decoded nodes
+ * go to the process's {@link NodeCache} with the bytes the store holds for them, and the next
+ * body over the same pages takes them from there instead of decoding again. Lookups of pages not
+ * decoded scan them in place ({@link PageScan}); whole-tree walks (free, copy, check) are in
+ * {@link TreeWalks}.
  * The page target and inline limit are the writer's choice, not the format's: any page up to
  * {@code MAX_PAGE} reads alike.
  */
@@ -95,7 +93,7 @@ public final class CountedTree implements Entries {
 
     final PageStore pages;
     final boolean positional;
-    private final int target;
+    final int target;
     final int inlineMax;
     final int inlineMin;
 
@@ -130,6 +128,7 @@ public final class CountedTree implements Entries {
      */
     private final java.util.Map<Long, TreeNode> dirty = new java.util.HashMap<>();
     private boolean flushHooked;
+    private final WritePath writes = new WritePath(this);
 
     /**
      * With a store that keeps nodes across bodies ({@link PageStore#nodes}): for each decoded
@@ -194,20 +193,20 @@ public final class CountedTree implements Entries {
     public byte[] get(byte[] key) {
         requireKeyed();
         if (rootId == 0) {
-            int pos = leafSearch(root, key);
+            int pos = TreeNode.leafSearch(root, key);
             return pos >= 0 ? root.values.get(pos).clone() : null;
         }
         long id = rootId;
         long[] ignored = new long[1];
         for (int h = height; h > 1; h--) {
             TreeNode n = decoded(id);
-            id = n != null ? n.children.get(childFor(n, key)) : PageScan.childByKey(id, pages.read(id), key, ignored);
+            id = n != null ? n.children.get(TreeNode.childFor(n, key)) : PageScan.childByKey(id, pages.read(id), key, ignored);
         }
         TreeNode n = decoded(id);
         if (n == null) {
             return PageScan.get(id, pages.read(id), key);
         }
-        int pos = leafSearch(n, key);
+        int pos = TreeNode.leafSearch(n, key);
         return pos >= 0 ? n.values.get(pos).clone() : null;
     }
 
@@ -215,7 +214,7 @@ public final class CountedTree implements Entries {
     public long rank(byte[] key) {
         requireKeyed();
         if (rootId == 0) {
-            int pos = leafSearch(root, key);
+            int pos = TreeNode.leafSearch(root, key);
             return pos >= 0 ? pos : -pos - 1;
         }
         long id = rootId;
@@ -225,7 +224,7 @@ public final class CountedTree implements Entries {
             if (n == null) {
                 id = PageScan.childByKey(id, pages.read(id), key, rank);
             } else {
-                int c = childFor(n, key);
+                int c = TreeNode.childFor(n, key);
                 for (int i = 0; i < c; i++) {
                     rank[0] += n.counts.get(i);
                 }
@@ -236,7 +235,7 @@ public final class CountedTree implements Entries {
         if (n == null) {
             return rank[0] + PageScan.rank(id, pages.read(id), key);
         }
-        int pos = leafSearch(n, key);
+        int pos = TreeNode.leafSearch(n, key);
         return rank[0] + (pos >= 0 ? pos : -pos - 1);
     }
 
@@ -270,7 +269,7 @@ public final class CountedTree implements Entries {
     }
 
     /** Entry {@code i} of a decoded leaf, copied: the caller may change it, the node must not. */
-    private static Entry copyOf(TreeNode n, int i) {
+    static Entry copyOf(TreeNode n, int i) {
         byte[] key = n.key(i);
         return new Entry(key.length == 0 ? key : key.clone(), n.values.get(i).clone());
     }
@@ -294,73 +293,7 @@ public final class CountedTree implements Entries {
         if (from < 0 || from >= count) {
             return java.util.Collections.emptyIterator();
         }
-        return new Walk(from, descending, copy);
-    }
-
-    /** An iterator: the path from the root to the current entry, moved one entry per step. */
-    private final class Walk implements Iterator<Entry> {
-        private final TreeNode[] nodes = new TreeNode[height];
-        private final int[] pos = new int[height];
-        private final int step;
-        private final boolean copy;
-        private long remaining;
-
-        Walk(long from, boolean descending, boolean copy) {
-            this.copy = copy;
-            step = descending ? -1 : 1;
-            remaining = descending ? from + 1 : count - from;
-            TreeNode n = root();
-            long i = from;
-            int level = 0;
-            while (!n.leaf) {
-                int c = 0;
-                int last = n.size() - 1;
-                while (c < last && i >= n.counts.get(c)) {
-                    i -= n.counts.get(c);
-                    c++;
-                }
-                nodes[level] = n;
-                pos[level] = c;
-                level++;
-                n = load(n.children.get(c));
-            }
-            nodes[level] = n;
-            pos[level] = (int) i;
-        }
-
-        @Override
-        public boolean hasNext() {
-            return remaining > 0;
-        }
-
-        @Override
-        public Entry next() {
-            if (remaining <= 0) {
-                throw new NoSuchElementException();
-            }
-            int leaf = nodes.length - 1;
-            TreeNode n = nodes[leaf];
-            int p = pos[leaf];
-            Entry e = copy ? copyOf(n, p) : new Entry(n.key(p), n.values.get(p));
-            if (--remaining > 0) {
-                advance();
-            }
-            return e;
-        }
-
-        private void advance() {
-            int level = nodes.length - 1;
-            pos[level] += step;
-            while (pos[level] < 0 || pos[level] >= nodes[level].size()) {
-                level--; // the entries remaining guarantee an ancestor with a next child
-                pos[level] += step;
-            }
-            for (int l = level + 1; l < nodes.length; l++) {
-                TreeNode child = load(nodes[l - 1].children.get(pos[l - 1]));
-                nodes[l] = child;
-                pos[l] = step > 0 ? 0 : child.size() - 1;
-            }
-        }
+        return new TreeCursor(this, from, descending, copy);
     }
 
     // ------------------------------------------------------------------ keyed writes
@@ -371,9 +304,9 @@ public final class CountedTree implements Entries {
         checkEntry(key, value);
         TreeNode[] path = new TreeNode[height];
         int[] slot = new int[height];
-        Raw raw = new Raw(height);
-        TreeNode leaf = descendKey(key, path, slot, raw);
-        int pos = leafSearch(leaf, key);
+        WritePath.Raw raw = new WritePath.Raw(height);
+        TreeNode leaf = writes.descendKey(key, path, slot, raw);
+        int pos = TreeNode.leafSearch(leaf, key);
         byte[] old = null;
         int delta = 0;
         if (pos >= 0) {
@@ -385,7 +318,7 @@ public final class CountedTree implements Entries {
             count++;
             delta = 1;
         }
-        fixUp(path, slot, raw, pos, delta);
+        writes.fixUp(path, slot, raw, pos, delta);
         return old;
     }
 
@@ -394,16 +327,16 @@ public final class CountedTree implements Entries {
         requireKeyed();
         TreeNode[] path = new TreeNode[height];
         int[] slot = new int[height];
-        Raw raw = new Raw(height);
-        TreeNode leaf = descendKey(key, path, slot, raw);
-        int pos = leafSearch(leaf, key);
+        WritePath.Raw raw = new WritePath.Raw(height);
+        TreeNode leaf = writes.descendKey(key, path, slot, raw);
+        int pos = TreeNode.leafSearch(leaf, key);
         if (pos < 0) {
             return null;
         }
         leaf.keys.remove(pos);
         byte[] old = leaf.values.remove(pos);
         count--;
-        fixUp(path, slot, raw, -1, -1);
+        writes.fixUp(path, slot, raw, -1, -1);
         return old;
     }
 
@@ -416,11 +349,11 @@ public final class CountedTree implements Entries {
         checkEntry(TreeNode.EMPTY, value);
         TreeNode[] path = new TreeNode[height];
         int[] slot = new int[height];
-        Raw raw = new Raw(height);
-        int pos = descendIndex(index, true, path, slot, raw);
+        WritePath.Raw raw = new WritePath.Raw(height);
+        int pos = writes.descendIndex(index, true, path, slot, raw);
         path[height - 1].values.add(pos, value.clone());
         count++;
-        fixUp(path, slot, raw, pos, 1);
+        writes.fixUp(path, slot, raw, pos, 1);
     }
 
     @Override
@@ -429,11 +362,11 @@ public final class CountedTree implements Entries {
         checkIndex(index, count);
         TreeNode[] path = new TreeNode[height];
         int[] slot = new int[height];
-        Raw raw = new Raw(height);
-        int pos = descendIndex(index, false, path, slot, raw);
+        WritePath.Raw raw = new WritePath.Raw(height);
+        int pos = writes.descendIndex(index, false, path, slot, raw);
         byte[] old = path[height - 1].values.remove(pos);
         count--;
-        fixUp(path, slot, raw, -1, -1);
+        writes.fixUp(path, slot, raw, -1, -1);
         return old;
     }
 
@@ -444,10 +377,10 @@ public final class CountedTree implements Entries {
         checkEntry(TreeNode.EMPTY, value);
         TreeNode[] path = new TreeNode[height];
         int[] slot = new int[height];
-        Raw raw = new Raw(height);
-        int pos = descendIndex(index, false, path, slot, raw);
+        WritePath.Raw raw = new WritePath.Raw(height);
+        int pos = writes.descendIndex(index, false, path, slot, raw);
         byte[] old = path[height - 1].values.set(pos, value.clone());
-        fixUp(path, slot, raw, pos, 0);
+        writes.fixUp(path, slot, raw, pos, 0);
         return old;
     }
 
@@ -496,7 +429,7 @@ public final class CountedTree implements Entries {
         return root;
     }
 
-    private TreeNode load(long id) {
+    TreeNode load(long id) {
         TreeNode n = decoded(id);
         if (n == null) {
             byte[] bytes = pages.read(id);
@@ -545,358 +478,12 @@ public final class CountedTree implements Entries {
     }
 
     /** A decoded node for page {@code id} if this tree has one (the root, or a cached page). */
-    private TreeNode decoded(long id) {
+    TreeNode decoded(long id) {
         return id == rootId && root != null ? root : cache.get(id);
     }
 
-    /**
-     * The internal pages of a write's path that were not decoded: a write that changes no
-     * structure at their level only changes one count in each, and patches that count in the
-     * page's bytes ({@link #patch}) instead of decoding and re-encoding the page.
-     */
-    private static final class Raw {
-        final long[] id;
-        final byte[][] bytes;
-        final int[] n;
-        final int[] countAt;
-        final long[] oldCount;
 
-        Raw(int height) {
-            id = new long[height];
-            bytes = new byte[height][];
-            n = new int[height];
-            countAt = new int[height];
-            oldCount = new long[height];
-        }
-    }
-
-    /** Items of the node at {@code level} of a path, decoded or not. */
-    private static int sizeAt(TreeNode[] path, Raw raw, int level) {
-        return path[level] != null ? path[level].size() : raw.n[level];
-    }
-
-    /**
-     * Descends to the leaf for {@code key} (keyed) or for index {@code index} (positional;
-     * with {@code inserting}, the end of a child is still that child's). Decoded internal
-     * nodes go in {@code path}; the others stay bytes in {@code raw} ({@code path[level]} null).
-     * The leaf is always decoded. Returns the position within the leaf (positional) or 0.
-     */
-    private int descend(byte[] key, long index, boolean inserting, TreeNode[] path, int[] slot, Raw raw) {
-        long id = rootId;
-        long i = index;
-        for (int level = 0; level < height - 1; level++) {
-            TreeNode n = decoded(id);
-            if (n != null) {
-                path[level] = n;
-                int c;
-                if (key != null) {
-                    c = childFor(n, key);
-                } else {
-                    c = 0;
-                    int last = n.size() - 1;
-                    while (c < last && (inserting ? i > n.counts.get(c) : i >= n.counts.get(c))) {
-                        i -= n.counts.get(c);
-                        c++;
-                    }
-                }
-                slot[level] = c;
-                id = n.children.get(c);
-                continue;
-            }
-            byte[] p = pages.read(id);
-            int[] at = new int[1];
-            int items = PageScan.open(id, p, false, positional, at);
-            raw.id[level] = id;
-            raw.bytes[level] = p;
-            raw.n[level] = items;
-            int chosenAt = -1;
-            for (int c = 0; c < items; c++) {
-                // the child id (9-10 bytes) is decoded only for the child picked, and by key the
-                // count too
-                int childAt = at[0];
-                TreeNode.skipVar(p, at);
-                int countAt = at[0];
-                long cnt;
-                if (key != null) {
-                    TreeNode.skipVar(p, at);
-                    cnt = -1;
-                } else {
-                    cnt = TreeNode.getVar(p, at);
-                }
-                boolean stop;
-                if (key != null) {
-                    int klen = (int) TreeNode.getVar(p, at);
-                    int ks = at[0];
-                    at[0] = ks + klen;
-                    if (c > 0 && Arrays.compareUnsigned(p, ks, ks + klen, key, 0, key.length) > 0) {
-                        break; // the previous child holds the key
-                    }
-                    stop = false;
-                } else {
-                    if (!positional) {
-                        int klen = (int) TreeNode.getVar(p, at);
-                        at[0] += klen;
-                    }
-                    stop = c == items - 1 || (inserting ? i <= cnt : i < cnt);
-                    if (!stop) {
-                        i -= cnt;
-                    }
-                }
-                slot[level] = c;
-                raw.countAt[level] = countAt;
-                raw.oldCount[level] = cnt;
-                chosenAt = childAt;
-                if (stop) {
-                    break;
-                }
-            }
-            if (chosenAt >= 0) {
-                id = TreeNode.getVar(p, new int[] {chosenAt});
-                if (key != null) {
-                    raw.oldCount[level] = TreeNode.getVar(p, new int[] {raw.countAt[level]});
-                }
-            }
-        }
-        TreeNode leaf = height == 1 ? root() : load(id);
-        path[height - 1] = leaf;
-        return (int) i;
-    }
-
-    private TreeNode descendKey(byte[] key, TreeNode[] path, int[] slot, Raw raw) {
-        descend(key, 0, false, path, slot, raw);
-        return path[height - 1];
-    }
-
-    private int descendIndex(long index, boolean inserting, TreeNode[] path, int[] slot, Raw raw) {
-        return descend(null, index, inserting, path, slot, raw);
-    }
-
-    /**
-     * Writes the raw page at {@code level} with its chosen child's count set to {@code count},
-     * patched in its bytes. False (and nothing written) if the count's varint grows and the page
-     * would go over the target: the caller decodes it instead, so that it can split.
-     */
-    private boolean patch(Raw raw, int level, long count) {
-        byte[] p = raw.bytes[level];
-        int off = raw.countAt[level];
-        int oldLen = TreeNode.varLen(raw.oldCount[level]);
-        int newLen = TreeNode.varLen(count);
-        if (newLen > oldLen && p.length + newLen - oldLen > target) {
-            return false;
-        }
-        byte[] out = new byte[p.length - oldLen + newLen];
-        System.arraycopy(p, 0, out, 0, off);
-        TreeNode.putVar(out, off, count);
-        System.arraycopy(p, off + oldLen, out, off + newLen, p.length - off - oldLen);
-        pages.write(raw.id[level], out);
-        return true;
-    }
-
-    /** The child of {@code n} whose range holds {@code key}: the last with low key ≤ key. */
-    private static int childFor(TreeNode n, byte[] key) {
-        int lo = 1;
-        int hi = n.size() - 1;
-        int found = 0;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            if (Arrays.compareUnsigned(n.keys.get(mid), key) <= 0) {
-                found = mid;
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return found;
-    }
-
-    /** {@code key}'s position in the leaf, or {@code -(insertion point) - 1}. */
-    private static int leafSearch(TreeNode n, byte[] key) {
-        int lo = 0;
-        int hi = n.size() - 1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            int c = Arrays.compareUnsigned(n.keys.get(mid), key);
-            if (c < 0) {
-                lo = mid + 1;
-            } else if (c > 0) {
-                hi = mid - 1;
-            } else {
-                return mid;
-            }
-        }
-        return -lo - 1;
-    }
-
-    // ------------------------------------------------------------------ fixing the path
-
-    private boolean overflows(TreeNode n, int bytes) {
-        return n.size() >= (n.leaf ? 2 : 4) && bytes > target;
-    }
-
-    private boolean underflows(TreeNode n, int bytes) {
-        return n.size() < (n.leaf ? 1 : 2) || bytes < target / 4;
-    }
-
-    private static int minItems(TreeNode n) {
-        return n.leaf ? 1 : 2;
-    }
-
-    /**
-     * After a change at position {@code changed} (-1: a removal) of the leaf at the end of
-     * {@code path}: from the leaf up, splits a node that grew too big, merges (or rebalances)
-     * one that shrank too small with a sibling, writes it, and updates its parent; then grows
-     * or shrinks the root and moves it inline or out. A split at the tree's right edge (an
-     * append: RPUSH, increasing keys) leaves the left piece full, and one at its left edge the
-     * right piece, so a collection growing at one end packs its pages full.
-     */
-    private void fixUp(TreeNode[] path, int[] slot, Raw raw, int changed, int delta) {
-        int fill = 0;
-        TreeNode leaf = path[height - 1];
-        if (changed >= 0 && leaf.size() > 1) {
-            boolean right = changed == leaf.size() - 1;
-            boolean left = changed == 0;
-            for (int l = 0; l < height - 1 && (right || left); l++) {
-                right &= slot[l] == sizeAt(path, raw, l) - 1;
-                left &= slot[l] == 0;
-            }
-            fill = right ? 1 : left ? -1 : 0;
-        }
-        for (int level = height - 1; level >= 1; level--) {
-            TreeNode child = path[level];
-            int ci = slot[level - 1];
-            long childCount;
-            if (child == null) {
-                // a raw page, patched at the level below: only its count changed. Its parent is
-                // as the descent found it here: decoded, or raw with the old count noted.
-                TreeNode parent = path[level - 1];
-                childCount = (parent != null ? parent.counts.get(ci) : raw.oldCount[level - 1]) + delta;
-            } else {
-                int bytes = child.bytes();
-                boolean over = overflows(child, bytes);
-                boolean under = !over && underflows(child, bytes) && sizeAt(path, raw, level - 1) > 1;
-                if (over || under) {
-                    TreeNode parent = path[level - 1];
-                    if (parent == null) { // a change of structure: the parent must be decoded
-                        parent = load(raw.id[level - 1]);
-                        path[level - 1] = parent;
-                    }
-                    if (over) {
-                        place(parent, ci, List.of(child), child.pieces(child.cuts(target, minItems(child), fill)));
-                    } else {
-                        int si = ci + 1 < parent.size() ? ci + 1 : ci - 1;
-                        TreeNode sibling = load(parent.children.get(si));
-                        TreeNode left = si < ci ? sibling : child;
-                        TreeNode right = si < ci ? child : sibling;
-                        int first = Math.min(ci, si);
-                        TreeNode joined = join(left, right, parent.key(first + 1));
-                        place(parent, first, List.of(left, right),
-                                joined.pieces(joined.cuts(target, minItems(joined), 0)));
-                    }
-                    continue;
-                }
-                writePage(child, bytes);
-                childCount = child.total();
-            }
-            TreeNode parent = path[level - 1];
-            if (parent == null && !patch(raw, level - 1, childCount)) {
-                parent = load(raw.id[level - 1]);
-                path[level - 1] = parent;
-            }
-            if (parent != null) {
-                parent.counts.set(ci, childCount);
-            }
-        }
-        if (path[0] == null) {
-            return; // the root was patched: its structure, and so the height, did not change
-        }
-        TreeNode r = path[0];
-        while (overflows(r, r.bytes())) {
-            List<TreeNode> pieces = r.pieces(r.cuts(target, minItems(r), fill));
-            if (pieces.size() < 2) {
-                break;
-            }
-            TreeNode up = new TreeNode(false, positional);
-            up.insertChild(0, TreeNode.EMPTY, r.id, 0);
-            place(up, 0, List.of(r), pieces);
-            r = up;
-            height++;
-        }
-        boolean collapsed = false;
-        while (!r.leaf && r.size() == 1) {
-            TreeNode only = load(r.children.get(0));
-            freePage(r);
-            r = only;
-            height--;
-            collapsed = true;
-        }
-        int bytes = r.bytes();
-        if (r.leaf && r.id != 0 && (r.size() == 0 || bytes <= inlineMin)) {
-            freePage(r); // back inline
-            r.id = 0;
-        } else if (r.leaf && r.id == 0) {
-            if (r.size() > 0 && bytes > inlineMax) {
-                writePage(r, bytes); // out of the state, onto a page
-            }
-        } else if (!collapsed) {
-            writePage(r, bytes); // a collapsed root was written as a child already
-        }
-        root = r;
-        rootId = r.id;
-    }
-
-    /** {@code left}'s items then {@code right}'s, whose low key in the parent is {@code rightLow}. */
-    private TreeNode join(TreeNode left, TreeNode right, byte[] rightLow) {
-        TreeNode j = new TreeNode(left.leaf, positional, left.size() + right.size() + 8);
-        for (int i = 0; i < left.size(); i++) {
-            j.append(left, i);
-        }
-        for (int i = 0; i < right.size(); i++) {
-            j.append(right, i);
-        }
-        if (!left.leaf && !positional) {
-            j.keys.set(left.size(), rightLow);
-        }
-        return j;
-    }
-
-    /**
-     * Replaces the parent's children {@code first .. first + olds.size()} (nodes {@code olds})
-     * by {@code pieces}: the pieces take the old pages in order, extra pieces get new pages,
-     * extra old pages are freed; each piece is written and gets its count and low key.
-     */
-    private void place(TreeNode parent, int first, List<TreeNode> olds, List<TreeNode> pieces) {
-        byte[] firstLow = parent.key(first);
-        parent.removeRange(first, first + olds.size());
-        for (int j = 0; j < pieces.size(); j++) {
-            TreeNode piece = pieces.get(j);
-            byte[] low;
-            if (j == 0 || positional) {
-                low = firstLow;
-            } else if (piece.leaf) {
-                TreeNode prev = pieces.get(j - 1);
-                low = separator(prev.keys.get(prev.size() - 1), piece.keys.get(0));
-            } else {
-                low = piece.keys.get(0);
-            }
-            if (!piece.leaf && !positional) {
-                piece.keys.set(0, TreeNode.EMPTY);
-            }
-            piece.id = j < olds.size() ? olds.get(j).id : 0;
-            writePage(piece, piece.bytes());
-            parent.insertChild(first + j, low, piece.id, piece.total());
-        }
-        for (int j = pieces.size(); j < olds.size(); j++) {
-            freePage(olds.get(j));
-        }
-    }
-
-    /** The shortest prefix of {@code right} greater than {@code left} (left &lt; right). */
-    static byte[] separator(byte[] left, byte[] right) {
-        int c = Arrays.mismatch(left, right);
-        return c + 1 >= right.length ? right : Arrays.copyOf(right, c + 1);
-    }
-
-    private void writePage(TreeNode n, int size) {
+    void writePage(TreeNode n, int size) {
         if (n.id == 0) {
             byte[] b = n.encode(size);
             n.id = pages.add(b); // a new page needs its id now
@@ -928,7 +515,7 @@ public final class CountedTree implements Entries {
         flushHooked = false;
     }
 
-    private void freePage(TreeNode n) {
+    void freePage(TreeNode n) {
         if (n.id != 0) {
             dirty.remove(n.id);
             pages.free(n.id);

@@ -368,4 +368,39 @@ final class TreeNode {
         at[0] = p + len;
         return len == 0 ? EMPTY : Arrays.copyOfRange(in, p, p + len);
     }
+
+    /** The child of {@code n} whose range holds {@code key}: the last with low key ≤ key. */
+    static int childFor(TreeNode n, byte[] key) {
+        int lo = 1;
+        int hi = n.size() - 1;
+        int found = 0;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (Arrays.compareUnsigned(n.keys.get(mid), key) <= 0) {
+                found = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return found;
+    }
+
+    /** {@code key}'s position in the leaf, or {@code -(insertion point) - 1}. */
+    static int leafSearch(TreeNode n, byte[] key) {
+        int lo = 0;
+        int hi = n.size() - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            int c = Arrays.compareUnsigned(n.keys.get(mid), key);
+            if (c < 0) {
+                lo = mid + 1;
+            } else if (c > 0) {
+                hi = mid - 1;
+            } else {
+                return mid;
+            }
+        }
+        return -lo - 1;
+    }
 }
