@@ -400,8 +400,8 @@ public final class CollectionMemory implements Callable<Integer> {
                 .append(" s after the load, minus the same reading of the empty server (baseline), per member."
                         + " Cajon also after a full GC (`jcmd PID GC.run`) of both readings; Redis has no GC,"
                         + " so its one reading is used for both ratios. Cajon's anon part holds costs that do"
-                        + " not grow with the data: the Java heap committed at start (`-Xms64m`) becoming resident"
-                        + " as the load's garbage passes through it, and JIT-compiled code; its file+shmem part is"
+                        + " not grow with the data: the part of the Java heap that the load's garbage made"
+                        + " resident and that has not gone back to the OS (the heap may shrink to 16 MiB), and JIT-compiled code; its file+shmem part is"
                         + " the pages of the mapped data file it touched.\n");
         md.append("- Disk: Cajon's whole data dir after SIGTERM, `du -B1` (allocated blocks, not apparent size),"
                 + " minus the empty server's data dir; Redis's `dump.rdb` after `SAVE` (allocated). The RESP"
