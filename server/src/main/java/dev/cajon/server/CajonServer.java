@@ -113,7 +113,8 @@ public final class CajonServer implements AutoCloseable {
             epoll = Epoll.isAvailable();
             IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
             channelClass = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
-            int threads = config.ioThreads() > 0 ? config.ioThreads() : Runtime.getRuntime().availableProcessors();
+            int threads = config.ioThreads() > 0 ? config.ioThreads()
+                    : ServerConfig.autoIoThreads(Runtime.getRuntime().availableProcessors());
             boss = new MultiThreadIoEventLoopGroup(1, factory);
             workers = new MultiThreadIoEventLoopGroup(threads, factory);
         } catch (RuntimeException | Error e) {

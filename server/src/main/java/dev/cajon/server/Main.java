@@ -44,7 +44,7 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--dir", paramLabel = "DIR", description = "Data directory (default: ${DEFAULT-VALUE}).")
     Path dir = ServerConfig.DEFAULT_DIR;
 
-    @Option(names = "--io-threads", paramLabel = "N", description = "Event loop threads (default: one per core).")
+    @Option(names = "--io-threads", paramLabel = "N", description = "Event loop threads (default: one per core but one, at least one).")
     int ioThreads = 0;
 
     @Option(names = "--expiry-threads", paramLabel = "N",

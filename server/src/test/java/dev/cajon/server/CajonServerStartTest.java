@@ -27,6 +27,13 @@ class CajonServerStartTest {
     }
 
     @Test
+    void theDefaultEventLoopsLeaveOneCoreFree() {
+        assertEquals(1, ServerConfig.autoIoThreads(1), "a single core still gets a loop");
+        assertEquals(1, ServerConfig.autoIoThreads(2));
+        assertEquals(7, ServerConfig.autoIoThreads(8));
+    }
+
+    @Test
     void expiryThreadsAreConfigurableAndStopWithTheServer() throws Exception {
         try (CajonServer s = CajonServer.start(config().withExpiryThreads(3))) {
             assertTrue(s.port() > 0);

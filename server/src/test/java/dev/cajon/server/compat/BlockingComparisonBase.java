@@ -29,7 +29,7 @@ abstract class BlockingComparisonBase extends ComparisonTestBase {
     void startManualServer(@TempDir Path dir) throws Exception {
         clock = new ManualClock(T0);
         manual = CajonServer.start(ServerConfig.defaults().withPort(0).withDir(dir).withClock(clock)
-                .withExpiryWarmup(false));
+                .withExpiryWarmup(false).withIoThreads(2)); // blocked and waking clients on both loops
     }
 
     @AfterAll

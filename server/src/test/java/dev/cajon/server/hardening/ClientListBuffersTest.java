@@ -52,7 +52,8 @@ class ClientListBuffersTest {
     @Test
     @Timeout(60)
     void inputWaitingBehindABlockedCommandIsQbuf() throws Exception {
-        try (CajonServer server = CajonServer.start(ServerConfig.defaults().withPort(0).withDir(dir).withExpiryWarmup(false));
+        try (CajonServer server = CajonServer.start(ServerConfig.defaults().withPort(0).withDir(dir).withExpiryWarmup(false)
+                .withIoThreads(2));
              Raw other = Raw.connect(server.port());
              Raw blocked = Raw.connect(server.port())) {
             blocked.send(Raw.command("CLIENT", "SETNAME", "blocked"));
@@ -97,7 +98,8 @@ class ClientListBuffersTest {
     @Test
     @Timeout(60)
     void repliesTheSocketHasNotTakenAreOmem() throws Exception {
-        try (CajonServer server = CajonServer.start(ServerConfig.defaults().withPort(0).withDir(dir).withExpiryWarmup(false));
+        try (CajonServer server = CajonServer.start(ServerConfig.defaults().withPort(0).withDir(dir).withExpiryWarmup(false)
+                .withIoThreads(2));
              Raw other = Raw.connect(server.port());
              Raw slow = Raw.connect(InetAddress.getLoopbackAddress(), server.port(), 4096)) {
             String[] push = new String[1002];
